@@ -1,0 +1,104 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Out-of-tree build of the project's modules against every target kernel
+# installed on this machine, each in its own output directory.
+#
+#   make deps                  install everything from Debian's archive
+#   make                       build for every target kernel (build/<kver>/)
+#   make KVER=<kver>           build for one kernel; KDIR=<dir> overrides its
+#                              build tree (default /lib/modules/<kver>/build)
+#   make check                 userspace tests, then the VM suite per kernel
+#   make lint                  checkpatch --strict, sparse (C=2) and W=1
+#   make install [KVER=..]     install the modules (default: running kernel)
+#   make demo                  boot a VM and compare congestion controls
+#   make clean
+
+SHELL := /bin/bash
+TOP := $(CURDIR)
+BUILD := $(TOP)/build
+
+ifneq ($(KVER),)
+KVERS := $(KVER)
+else
+KVERS := $(shell $(TOP)/tools/kvers.sh)
+endif
+kdir = $(if $(KDIR),$(KDIR),/lib/modules/$(1)/build)
+
+# Sources linked into each per-kernel output directory.
+MOD_SRCS := Kbuild include $(wildcard tcp_*.c tcp_*.h)
+KMOD_SRCS := $(wildcard selftests/kmod/Kbuild selftests/kmod/*.c)
+
+CHECKPATCH ?= $(firstword $(wildcard /usr/src/linux-checkpatch/scripts/checkpatch.pl))
+C_FILES = $(shell git -C $(TOP) ls-files '*.c' '*.h' 2>/dev/null || \
+		find . -name '*.[ch]' -not -path './build/*')
+
+# $(1) kernel, $(2) output dir, $(3) sources, $(4) extra kbuild arguments
+define kbuild
+	@mkdir -p $(2)
+	@for f in $(3); do ln -sfn $(TOP)/$$f $(2)/$$(basename $$f); done
+	$(Q)$(MAKE) -C $(call kdir,$(1)) M=$(2) $(4) modules
+endef
+
+Q ?= @
+
+.PHONY: all modules deps check unit vmcheck lint install demo clean help \
+	$(addprefix modules-,$(KVERS))
+
+all: modules
+
+help:
+	@sed -n '3,16s/^# \{0,1\}//p' $(TOP)/Makefile
+
+deps:
+	@$(TOP)/tools/setup.sh
+
+modules: $(addprefix modules-,$(KVERS))
+
+$(addprefix modules-,$(KVERS)): modules-%:
+	@test -e $(call kdir,$*)/Makefile || \
+		{ echo "no kernel build tree for $* (run: make deps)" >&2; exit 1; }
+	@echo "  BUILD   $* -> build/$*"
+	$(call kbuild,$*,$(BUILD)/$*,$(MOD_SRCS))
+	$(call kbuild,$*,$(BUILD)/$*/kmod,$(KMOD_SRCS))
+
+# Userspace unit tests of the pure algorithm and codec code.
+unit:
+	@$(MAKE) -s -C selftests/unit
+
+check: modules unit
+	@KVERS="$(KVERS)" $(TOP)/selftests/run
+
+lint:
+	@test -n "$(CHECKPATCH)" || { echo "checkpatch.pl missing (run: make deps)" >&2; exit 1; }
+	@echo "  CHECKPATCH --strict"
+	@perl $(CHECKPATCH) --no-tree --strict --terse --show-types -q -f $(C_FILES)
+	@for k in $(KVERS); do \
+		rm -rf $(BUILD)/lint/$$k; \
+		echo "  SPARSE+W=1 $$k"; \
+		$(MAKE) -s Q= BUILD=$(BUILD)/lint KVER=$$k lint-one 2>&1 | \
+			tee $(BUILD)/lint-$$k.log | grep -E 'warning|error' && exit 1; \
+		true; \
+	done; echo "  lint clean"
+
+# One kernel, everything compiled from scratch with sparse and W=1.
+lint-one:
+	$(call kbuild,$(KVER),$(BUILD)/$(KVER),$(MOD_SRCS),C=2 W=1)
+	$(call kbuild,$(KVER),$(BUILD)/$(KVER)/kmod,$(KMOD_SRCS),C=2 W=1)
+
+INSTALL_KVER := $(if $(KVER),$(KVER),$(shell uname -r))
+install:
+	$(call kbuild,$(INSTALL_KVER),$(BUILD)/$(INSTALL_KVER),$(MOD_SRCS))
+	$(MAKE) -C $(call kdir,$(INSTALL_KVER)) M=$(BUILD)/$(INSTALL_KVER) \
+		INSTALL_MOD_DIR=updates modules_install
+	$(if $(INSTALL_MOD_PATH),,depmod -a $(INSTALL_KVER))
+
+demo: modules
+	@echo "  DEMO    booting $(firstword $(KVERS)) (about a minute)"
+	@rm -f $(BUILD)/demo/demo.txt
+	@$(TOP)/tools/vm/run -k $(firstword $(KVERS)) -o $(BUILD)/demo \
+		-t 900 $(TOP)/tools/demo.sh; rc=$$?; \
+		cat $(BUILD)/demo/demo.txt 2>/dev/null; exit $$rc
+
+clean:
+	rm -rf $(BUILD)
+	@$(MAKE) -s -C selftests/unit clean
