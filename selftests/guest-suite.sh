@@ -1,0 +1,23 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# guest-suite.sh [TEST...]: runs inside the VM (tools/vm/run).  Runs each
+# selftests/vm/*.sh (or the named ones) and leaves, in $VT_OUT/tap/:
+#   NAME.tap   the test's TAP output      NAME.rc    its exit status
+#   NAME.err   its stderr                 NAME.dmesg kernel log lines it caused
+# The host turns these into prove test files (selftests/run).
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top" || exit 1
+out=${VT_OUT:?}/tap
+mkdir -p "$out"
+[ $# -gt 0 ] || set -- selftests/vm/*.sh
+for t in "$@"; do
+	n=$(basename "$t" .sh)
+	echo "vt-suite: $n"
+	before=$(dmesg | wc -l)
+	start=$(date +%s)
+	timeout -k 5 "${VT_TEST_TIMEOUT:-600}" bash "$t" > "$out/$n.tap" 2> "$out/$n.err"
+	echo $? > "$out/$n.rc"
+	echo "$(($(date +%s) - start))" > "$out/$n.seconds"
+	dmesg | tail -n +"$((before + 1))" > "$out/$n.dmesg"
+done

@@ -1,0 +1,105 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# TAP output for the project's shell selftests, in the style of the kernel's
+# kselftest helpers: a plan, one "ok"/"not ok" line per case with a name,
+# "# " diagnostics, and "# SKIP" only for a missing feature, never a failure.
+
+KSFT_PASS=0
+KSFT_FAIL=1
+KSFT_SKIP=4
+
+ktap_n=0
+ktap_failed=0
+
+ktap_plan()
+{
+	echo "TAP version 13"
+	echo "1..$1"
+}
+
+# ktap_skip_all REASON: the whole test needs a feature this kernel lacks.
+ktap_skip_all()
+{
+	echo "TAP version 13"
+	echo "1..0 # SKIP $*"
+	exit $KSFT_SKIP
+}
+
+ktap_diag()
+{
+	echo "# $*"
+}
+
+ktap_ok()
+{
+	ktap_n=$((ktap_n + 1))
+	echo "ok $ktap_n $*"
+}
+
+ktap_fail()
+{
+	ktap_n=$((ktap_n + 1))
+	ktap_failed=$((ktap_failed + 1))
+	echo "not ok $ktap_n $*"
+}
+
+ktap_skip()
+{
+	ktap_n=$((ktap_n + 1))
+	echo "ok $ktap_n $1 # SKIP $2"
+}
+
+# ktap_expect NAME EXPR [DIAG...]: pass when the awk expression EXPR holds
+# (numbers may be floats), e.g. ktap_expect "tput" "$tput >= 0.8 * $rate".
+ktap_expect()
+{
+	local name=$1 expr=$2
+	shift 2
+	if awk "BEGIN { exit !($expr) }" < /dev/null; then
+		ktap_ok "$name"
+	else
+		ktap_fail "$name"
+		ktap_diag "failed: $expr"
+	fi
+	[ $# -gt 0 ] && ktap_diag "$*"
+	return 0
+}
+
+# ktap_run NAME CMD...: pass when CMD succeeds; its output becomes diagnostics.
+ktap_run()
+{
+	local name=$1 out rc
+	shift
+	out=$("$@" 2>&1)
+	rc=$?
+	if [ $rc -eq 0 ]; then
+		ktap_ok "$name"
+	else
+		ktap_fail "$name"
+		ktap_diag "'$*' exited $rc"
+		[ -n "$out" ] && printf '%s\n' "$out" | head -n 20 | sed 's/^/#   /'
+	fi
+	return 0
+}
+
+# ktap_finished: exit with kselftest's status for what was reported.
+ktap_finished()
+{
+	[ $ktap_failed -eq 0 ] && exit $KSFT_PASS
+	exit $KSFT_FAIL
+}
+
+# Summaries of a file of numbers, one per line (empty input prints "0").
+stat_pct()	# stat_pct P FILE
+{
+	sort -g "$2" | awk -v p="$1" '{ v[NR] = $1 }
+		END { if (!NR) { print 0; exit }
+		      i = int(p / 100 * NR + 0.999999); if (i < 1) i = 1
+		      print v[i] }'
+}
+
+stat_mean()
+{
+	awk '{ s += $1 } END { print NR ? s / NR : 0 }' "$1"
+}

@@ -1,0 +1,171 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# A dumbbell for congestion-control tests, built from network namespaces:
+#
+#   s1 --\                                          (bottleneck: egress of
+#   s2 ---+-- [ br0 in "sw" ] --sw-r--> r            sw-r toward r, htb rate
+#   sN --/                                           + leaf qdisc)
+#
+# Senders s1..sN and the receiver r hang off a Linux bridge in the switch
+# namespace sw.  The switch's port toward the receiver (sw-r) is the
+# bottleneck: htb at TOPO_RATE with a leaf qdisc given by the test (fifo,
+# RED/ECN, ...).  The base delay is netem on the switch's ports toward the
+# senders, so it sits on the ACK path and the bottleneck queue holds only
+# data.  Addresses are from the benchmarking range 198.18.0.0/15 (RFC 2544)
+# and 2001:db8::/32 (RFC 3849); nothing leaves the namespaces.
+#
+# Names are prefixed with $TOPO (default "t$$-") so that cleanup can find
+# everything a test made; topo_cleanup runs on exit.
+
+TOPO=${TOPO:-t$$-}
+TOPO_RATE=${TOPO_RATE:-200mbit}
+TOPO_DELAY=${TOPO_DELAY:-1ms}
+TOPO_GSO=${TOPO_GSO:-on}
+
+TOPO_RCV_IP=198.18.0.1
+TOPO_RCV_IP6=2001:db8::1
+
+topo_ns()	# topo_ns NAME: the namespace's full name
+{
+	echo "${TOPO}$1"
+}
+
+topo_sender_ip()	# topo_sender_ip I
+{
+	echo "198.18.0.$((10 + $1))"
+}
+
+# topo_exec NAME CMD...: run CMD in namespace NAME (s1, sw, r, ...)
+topo_exec()
+{
+	local ns=$1
+	shift
+	ip netns exec "${TOPO}$ns" "$@"
+}
+
+topo_cleanup()
+{
+	local ns
+	for ns in $(ip netns list 2>/dev/null | awk '{print $1}' | grep "^${TOPO}"); do
+		ip netns pids "$ns" 2>/dev/null | xargs -r kill 2>/dev/null
+		ip netns del "$ns" 2>/dev/null
+	done
+	return 0
+}
+
+_topo_port()	# _topo_port HOSTNS IF SWPORT IP4 IP6
+{
+	local host=$1 ifn=$2 port=$3
+	ip netns add "${TOPO}$host" || return 1
+	ip -n "${TOPO}sw" link add "$port" type veth peer name "$ifn" \
+		netns "${TOPO}$host" || return 1
+	ip -n "${TOPO}sw" link set "$port" master br0 up || return 1
+	ip -n "${TOPO}$host" link set lo up
+	ip -n "${TOPO}$host" link set "$ifn" up
+	ip -n "${TOPO}$host" addr add "$4/24" dev "$ifn"
+	ip -n "${TOPO}$host" addr add "$5/64" dev "$ifn" nodad
+	if [ "$TOPO_GSO" = off ]; then
+		ip netns exec "${TOPO}$host" ethtool -K "$ifn" tso off gso off \
+			> /dev/null 2>&1
+	fi
+}
+
+# topo_dumbbell NSENDERS LEAF...: build the dumbbell; LEAF is the leaf
+# qdisc under the bottleneck's htb class, e.g. "pfifo limit 1000" or
+# "red limit 400000 min 30000 max 31000 avpkt 1500 burst 21 probability 1 ecn".
+topo_dumbbell()
+{
+	local n=$1 i
+	shift
+	modprobe -q veth 2>/dev/null
+	modprobe -q bridge 2>/dev/null
+	modprobe -q sch_htb 2>/dev/null
+	modprobe -q sch_netem 2>/dev/null
+	trap topo_cleanup EXIT
+
+	ip netns add "${TOPO}sw" || return 1
+	ip -n "${TOPO}sw" link set lo up
+	ip -n "${TOPO}sw" link add br0 type bridge forward_delay 0 || return 1
+	ip -n "${TOPO}sw" link set br0 up
+	_topo_port r r-eth0 sw-r "$TOPO_RCV_IP" "$TOPO_RCV_IP6" || return 1
+	for i in $(seq 1 "$n"); do
+		_topo_port "s$i" s$i-eth0 "sw-s$i" "$(topo_sender_ip "$i")" \
+			"2001:db8::$((10 + i))" || return 1
+		if [ "$TOPO_DELAY" != 0 ]; then
+			tc -n "${TOPO}sw" qdisc add dev "sw-s$i" root netem \
+				delay "$TOPO_DELAY" limit 100000 || return 1
+		fi
+	done
+	topo_set_leaf "$@"
+}
+
+# topo_set_leaf LEAF...: (re)build the bottleneck: htb at TOPO_RATE, LEAF.
+topo_set_leaf()
+{
+	tc -n "${TOPO}sw" qdisc del dev sw-r root 2>/dev/null
+	tc -n "${TOPO}sw" qdisc add dev sw-r root handle 1: htb default 1 || return 1
+	tc -n "${TOPO}sw" class add dev sw-r parent 1: classid 1:1 htb \
+		rate "$TOPO_RATE" ceil "$TOPO_RATE" quantum 60000 || return 1
+	tc -n "${TOPO}sw" qdisc add dev sw-r parent 1:1 handle 10: "$@"
+}
+
+# topo_tx_bytes: bytes sent through the bottleneck so far
+topo_tx_bytes()
+{
+	tc -n "${TOPO}sw" -s class show dev sw-r classid 1:1 |
+		awk '$1 == "Sent" { print $2; exit }'
+}
+
+# topo_qdisc_stat FIELD: a counter of the bottleneck's leaf qdisc, e.g.
+# "marked", "early", "dropped" (RED prints "marked N early N ...").
+topo_qdisc_stat()
+{
+	tc -n "${TOPO}sw" -s qdisc show dev sw-r parent 1:1 |
+		awk -v f="$1" '{ for (i = 1; i < NF; i++) if ($i == f) { v = $(i + 1) } }
+			END { gsub(/[^0-9]/, "", v); print v + 0 }'
+}
+
+# topo_dropped: packets the bottleneck qdiscs dropped
+topo_dropped()
+{
+	tc -n "${TOPO}sw" -s qdisc show dev sw-r parent 1:1 |
+		sed -n 's/.*(dropped \([0-9]*\),.*/\1/p' | head -n 1
+}
+
+# topo_sample_backlog SECONDS INTERVAL FILE: sample the bottleneck's queue
+# (bytes, from the htb root's backlog) every INTERVAL seconds for SECONDS;
+# one value per line in FILE.  One tc process in batch mode does the
+# reading and bash's read -t on a FIFO does the waiting: a fork per sample
+# costs ~0.4 s under TCG.
+topo_sample_backlog()
+{
+	local n i fd fifo
+
+	n=$(awk -v s="$1" -v i="$2" 'BEGIN { print int(s / i) }')
+	fifo=$(mktemp -u)
+	mkfifo "$fifo" && exec {fd}<> "$fifo" && rm -f "$fifo"
+	for ((i = 0; i < n; i++)); do
+		echo "qdisc show dev sw-r"
+		read -r -t "$2" -u "$fd"
+	done | tc -n "${TOPO}sw" -s -batch - |
+		awk '/^qdisc htb 1:/ { f = 1 }
+		     f && $1 == "backlog" { sub(/b$/, "", $2); print $2; f = 0 }' > "$3"
+	exec {fd}<&-
+}
+
+# topo_iperf_server [PORT]: start an iperf3 server in r
+topo_iperf_server()
+{
+	topo_exec r iperf3 -s -D -p "${1:-5201}" -1 > /dev/null 2>&1
+	sleep 0.3
+}
+
+# topo_iperf SENDER CC SECONDS [PORT] [EXTRA...]: a bulk flow from sender I
+topo_iperf()
+{
+	local i=$1 cc=$2 t=$3 port=${4:-5201}
+	shift 4 2>/dev/null || shift $#
+	topo_exec "s$i" iperf3 -c "$TOPO_RCV_IP" -p "$port" -C "$cc" -t "$t" \
+		-J "$@"
+}

@@ -1,0 +1,70 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The harness's first real test, on in-tree code only: dctcp through a
+# RED/ECN bottleneck marks, fills the link, and holds a much smaller queue
+# than cubic does on a fifo of the same link.
+#
+# Bottleneck: htb at TOPO_RATE (200 Mbit/s), 1 ms of base delay on the ACK
+# path.  RED marks at K = 30 KB on the instantaneous queue (the DCTCP
+# paper's setting for this rate: K ~ C * RTT / 7 with room to spare).
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../lib/ktap.sh"
+. "$here/../lib/topo.sh"
+
+RATE_MBIT=200
+TOPO_RATE=${RATE_MBIT}mbit
+RED="red limit 1000000 min 30000 max 30001 avpkt 1500 burst 21 probability 1.0 bandwidth $TOPO_RATE ecn"
+FIFO="pfifo limit 1000"
+DUR=8		# seconds of traffic
+WARM=3		# seconds before measuring
+MEAS=4		# seconds measured
+
+modprobe tcp_dctcp || ktap_skip_all "no tcp_dctcp in this kernel"
+ktap_plan 6
+topo_dumbbell 1 $RED || { ktap_fail "setup"; ktap_finished; }
+topo_exec s1 sysctl -qw net.ipv4.tcp_ecn=1
+
+# run CC: one bulk flow; sets tput (Mbit/s) and leaves backlog samples in $q
+run()
+{
+	local cc=$1 b0 b1
+	q=$(mktemp)
+	topo_iperf_server
+	topo_iperf 1 "$cc" $DUR > /dev/null &
+	sleep $WARM
+	b0=$(topo_tx_bytes)
+	topo_sample_backlog $MEAS 0.05 "$q"
+	b1=$(topo_tx_bytes)
+	wait
+	tput=$(echo "($b1 - $b0) * 8 / $MEAS / 1000000" | bc -l)
+}
+
+run dctcp
+dctcp_tput=$tput
+dctcp_q=$q
+marked=$(topo_qdisc_stat marked)
+dctcp_p50=$(stat_pct 50 "$dctcp_q")
+dctcp_p99=$(stat_pct 99 "$dctcp_q")
+ktap_diag "dctcp/red: $(printf %.1f "$dctcp_tput") Mbit/s, queue p50 $dctcp_p50 B p99 $dctcp_p99 B ($(wc -l < "$dctcp_q") samples), $marked marks"
+
+ktap_expect "dctcp: RED marks ECN-capable packets" "$marked > 0"
+ktap_expect "dctcp: throughput >= 80% of the bottleneck" \
+	"$dctcp_tput >= 0.8 * $RATE_MBIT"
+ktap_expect "dctcp: the queue is sampled" "$(wc -l < "$dctcp_q") >= 40"
+
+topo_set_leaf $FIFO
+run cubic
+cubic_tput=$tput
+cubic_p50=$(stat_pct 50 "$q")
+cubic_p99=$(stat_pct 99 "$q")
+ktap_diag "cubic/fifo: $(printf %.1f "$cubic_tput") Mbit/s, queue p50 $cubic_p50 B p99 $cubic_p99 B"
+
+ktap_expect "cubic: throughput >= 80% of the bottleneck" \
+	"$cubic_tput >= 0.8 * $RATE_MBIT"
+ktap_expect "cubic on a fifo queues more than dctcp (p50 at least 2x)" \
+	"$cubic_p50 >= 2 * $dctcp_p50 && $cubic_p50 > 30000"
+ktap_expect "dctcp holds its p50 queue near K (< 2 * 30 KB)" \
+	"$dctcp_p50 < 60000"
+
+ktap_finished
