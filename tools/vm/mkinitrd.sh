@@ -6,10 +6,11 @@
 #  - mounts the host root read-only over 9p (tag "hostroot") with a tmpfs
 #    overlay on top, and the runner's output directory read-write (tag
 #    "vtout") at /vtout inside it,
-#  - chroots into that root and runs /vtout/cmd.sh with bash,
+#  - switches root to it and runs /vtout/cmd.sh with bash under the
+#    guest-side timeout vt.timeout= of the kernel command line,
 #  - saves the guest's dmesg to /vtout/dmesg.txt, prints VT-EXIT=<status>
 #    and powers off with "poweroff -f" (a sysrq power-off from inside the
-#    chroot ends in a panic trace that the dmesg check would count).
+#    switched root ends in a panic trace that the dmesg check would count).
 set -e
 K=$1
 OUT=$2
