@@ -9,6 +9,7 @@
 #                              build tree (default /lib/modules/<kver>/build)
 #   make check                 userspace tests, then the VM suite per kernel
 #   make lint                  checkpatch --strict, sparse (C=2) and W=1
+#   make fuzz                  libFuzzer targets (FUZZ_RUNS executions each)
 #   make install [KVER=..]     install the modules (default: running kernel)
 #   make demo                  boot a VM and compare congestion controls
 #   make clean
@@ -41,7 +42,7 @@ endef
 
 Q ?= @
 
-.PHONY: all modules deps check unit vmcheck lint install demo clean help \
+.PHONY: all modules deps check unit fuzz vmcheck lint install demo clean help \
 	$(addprefix modules-,$(KVERS))
 
 all: modules
@@ -64,6 +65,18 @@ $(addprefix modules-,$(KVERS)): modules-%:
 # Userspace unit tests of the pure algorithm and codec code.
 unit:
 	@$(MAKE) -s -C selftests/unit
+
+# libFuzzer targets (not in make check): FUZZ_RUNS executions each.
+FUZZ_RUNS ?= 2000000
+fuzz:
+	@mkdir -p $(BUILD)/fuzz
+	@for f in selftests/unit/fuzz_*.c; do \
+		n=$$(basename $$f .c); \
+		clang -g -O1 -fsanitize=fuzzer,address,undefined \
+			-fno-sanitize-recover=all -Iinclude -o $(BUILD)/fuzz/$$n $$f && \
+		echo "  FUZZ    $$n ($(FUZZ_RUNS) runs)" && \
+		$(BUILD)/fuzz/$$n -runs=$(FUZZ_RUNS) -max_len=256 2>&1 | tail -n 2 || exit 1; \
+	done
 
 check: modules unit
 	@KVERS="$(KVERS)" $(TOP)/selftests/run
