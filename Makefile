@@ -30,8 +30,11 @@ MOD_SRCS := Kbuild include $(wildcard tcp_*.c tcp_*.h)
 KMOD_SRCS := $(wildcard selftests/kmod/Kbuild selftests/kmod/*.c)
 
 CHECKPATCH ?= $(firstword $(wildcard /usr/src/linux-checkpatch/scripts/checkpatch.pl))
-C_FILES = $(shell git -C $(TOP) ls-files '*.c' '*.h' 2>/dev/null || \
-		find . -name '*.[ch]' -not -path './build/*')
+# Every C file, tracked or new.  libFuzzer entry points are named by
+# libFuzzer's API (LLVMFuzzerTestOneInput), so fuzz targets are left out.
+C_FILES = $(filter-out selftests/unit/fuzz_%,$(shell cd $(TOP) && \
+		git ls-files --cached --others --exclude-standard '*.c' '*.h' \
+		2>/dev/null || find . -name '*.[ch]' -not -path './build/*'))
 
 # $(1) kernel, $(2) output dir, $(3) sources, $(4) extra kbuild arguments
 define kbuild

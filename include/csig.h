@@ -85,7 +85,7 @@ enum csig_type {
  * 4.29 s, fractions (ABW/C, U) with 20 fractional bits up to 4096.
  */
 #define CSIG_FRAC_SHIFT		20
-#define CSIG_FRAC_ONE		(1U << CSIG_FRAC_SHIFT)
+#define CSIG_FRAC_ONE		0x100000U	/* 1 << CSIG_FRAC_SHIFT */
 
 /* Field widths and masks (host order). */
 #define CSIG_COMPACT_T_SHIFT	13
@@ -102,33 +102,6 @@ enum csig_type {
 #define CSIG_EXPANDED_S_MASK	0xfffff
 #define CSIG_EXPANDED_R_MASK	0xff
 #define CSIG_EXPANDED_LM_MASK	0xffff
-
-/* The tags on the wire, TPID first.  Network byte order. */
-struct csig_compact_tag {
-	__be16	tpid;
-	__be16	data;		/* T:3 R:1 S:5 LM:7 */
-} __attribute__((packed));
-
-struct csig_expanded_tag {
-	__be16	tpid;
-	__be16	lm;
-	__be32	tsr;		/* T:4 S:20 R:8 */
-} __attribute__((packed));
-
-/*
- * A tag's data fields, decoded: all 48 bits of the expanded format and all
- * 16 of the compact one, so a receiver can hand every field to its
- * transport (draft 4.4.3).
- */
-struct csig_fields {
-	__u8	format;		/* enum csig_format */
-	__u8	type;		/* enum csig_type */
-	__u8	rsvd;		/* R: 1 bit compact, 8 bits expanded */
-	__u8	pad;
-	__u16	lm;		/* locator metadata: 7 or 16 bits */
-	__u16	pad2;
-	__u32	s;		/* quantised signal: 5 or 20 bits */
-};
 
 static inline __u16 csig_be16(__u16 x)
 {
@@ -147,6 +120,44 @@ static inline __u32 csig_be32(__u32 x)
 	return x;
 #endif
 }
+
+/*
+ * The tags on the wire, TPID first, network byte order.  Only 16-bit
+ * members, so that the layout needs no packing and a tag may start at any
+ * even offset of a frame (it follows 12 bytes of MAC addresses).
+ */
+struct csig_compact_tag {
+	__be16	tpid;
+	__be16	data;		/* T:3 R:1 S:5 LM:7 */
+};
+
+struct csig_expanded_tag {
+	__be16	tpid;
+	__be16	lm;
+	__be16	tsr_hi;		/* T:4 S:12 (high bits of S) */
+	__be16	tsr_lo;		/* S:8 (low bits of S) R:8 */
+};
+
+/* The expanded tag's T/S/R word, host order. */
+static inline __u32 csig_expanded_tsr(const struct csig_expanded_tag *t)
+{
+	return ((__u32)csig_be16(t->tsr_hi) << 16) | csig_be16(t->tsr_lo);
+}
+
+/*
+ * A tag's data fields, decoded: all 48 bits of the expanded format and all
+ * 16 of the compact one, so a receiver can hand every field to its
+ * transport (draft 4.4.3).
+ */
+struct csig_fields {
+	__u8	format;		/* enum csig_format */
+	__u8	type;		/* enum csig_type */
+	__u8	rsvd;		/* R: 1 bit compact, 8 bits expanded */
+	__u8	pad;
+	__u16	lm;		/* locator metadata: 7 or 16 bits */
+	__u16	pad2;
+	__u32	s;		/* quantised signal: 5 or 20 bits */
+};
 
 /* Compact data word (host order) <-> fields. */
 static inline void csig_compact_unpack(__u16 data, struct csig_fields *f)

@@ -98,7 +98,7 @@ static void test_wire(void)
 	tap_eq_u64(sizeof(struct csig_compact_tag), CSIG_COMPACT_LEN, "compact tag is 4 bytes");
 	tap_eq_u64(sizeof(struct csig_expanded_tag), CSIG_EXPANDED_LEN, "expanded tag is 8 bytes");
 	memcpy(&e, b, sizeof(e));
-	csig_expanded_unpack(csig_be16(e.lm), csig_be32(e.tsr), &f);
+	csig_expanded_unpack(csig_be16(e.lm), csig_expanded_tsr(&e), &f);
 	tap_ok(csig_be16(e.tpid) == CSIG_TPID_EXPANDED && f.lm == 0x1234 &&
 	       f.type == 7 && f.s == 0xabcde && f.rsvd == 0x5a,
 	       "expanded tag bytes decode as the draft lays them out");
@@ -131,7 +131,8 @@ static void test_compact_buckets(void)
 
 	/* Appendix A's boundaries survive the refinement: 1%, 5%, 10%, ... */
 	tap_eq_u64(csig_compact_encode(b, CSIG_PCT(100)), 4, "ABW/C: 1%% starts bucket 4 (A: 0x1)");
-	tap_eq_u64(csig_compact_encode(b, CSIG_PCT(9000)), 28, "ABW/C: 90%% starts bucket 28 (A: 0x7)");
+	tap_eq_u64(csig_compact_encode(b, CSIG_PCT(9000)), 28,
+		   "ABW/C: 90%% starts bucket 28 (A: 0x7)");
 	tap_eq_u64(csig_compact_encode(dq.bound[CSIG_T_PD], CSIG_US(2000)), 28,
 		   "PD: 2000 us starts bucket 28 (A: 0x7)");
 	tap_eq_u64(csig_compact_encode(dq.bound[CSIG_T_ABW], CSIG_G(50)), 20,
@@ -142,11 +143,14 @@ static void test_compact_buckets(void)
 
 static void test_expanded_quanta(void)
 {
-	tap_eq_u64(csig_expanded_encode(8000, 199999), 24, "expanded ABW: 199.999 Mbit/s is 24 quanta");
+	tap_eq_u64(csig_expanded_encode(8000, 199999), 24,
+		   "expanded ABW: 199.999 Mbit/s is 24 quanta");
 	tap_eq_u64(csig_expanded_lo(8000, 24), 192000, "expanded ABW: 24 quanta read 192 Mbit/s");
 	tap_eq_u64(csig_expanded_encode(128, ~0U), 0xfffff, "expanded: saturates at 2^20 - 1");
-	tap_eq_u64(csig_expanded_lo(0xffffffff, 0xfffff), ~0U, "expanded: decode saturates at 2^32 - 1");
-	tap_eq_u64(csig_expanded_encode(0, 5), 0xfffff, "expanded: a zero quantum encodes as the top");
+	tap_eq_u64(csig_expanded_lo(0xffffffff, 0xfffff), ~0U,
+		   "expanded: decode saturates at 2^32 - 1");
+	tap_eq_u64(csig_expanded_encode(0, 5), 0xfffff,
+		   "expanded: a zero quantum encodes as the top");
 	/* found by the fuzzer: the top of a quantum that crosses 2^32 */
 	tap_eq_u64(csig_expanded_hi(8000, ~0U / 8000), ~0U,
 		   "expanded: a quantum whose top crosses 2^32 reads up to 2^32 - 1");
@@ -167,8 +171,10 @@ static void test_expanded_quanta(void)
 
 static void test_aggregation(void)
 {
-	tap_eq_u64(csig_s_identity(CSIG_FMT_COMPACT, CSIG_T_ABW), 31, "min(ABW) starts at the top (compact)");
-	tap_eq_u64(csig_s_identity(CSIG_FMT_EXPANDED, CSIG_T_ABWC), 0xfffff, "min(ABW/C) starts at the top (expanded)");
+	tap_eq_u64(csig_s_identity(CSIG_FMT_COMPACT, CSIG_T_ABW), 31,
+		   "min(ABW) starts at the top (compact)");
+	tap_eq_u64(csig_s_identity(CSIG_FMT_EXPANDED, CSIG_T_ABWC), 0xfffff,
+		   "min(ABW/C) starts at the top (expanded)");
 	tap_eq_u64(csig_s_identity(CSIG_FMT_COMPACT, CSIG_T_PD), 0, "max(PD) starts at 0");
 	tap_eq_u64(csig_s_identity(CSIG_FMT_EXPANDED, CSIG_T_U), 0, "max(U) starts at 0");
 	tap_ok(csig_should_replace(CSIG_T_ABW, 10, 9) && !csig_should_replace(CSIG_T_ABW, 10, 10) &&
@@ -176,7 +182,8 @@ static void test_aggregation(void)
 	tap_ok(csig_should_replace(CSIG_T_PD, 10, 11) && !csig_should_replace(CSIG_T_PD, 10, 10) &&
 	       !csig_should_replace(CSIG_T_U, 10, 9), "max(): replace only a smaller value");
 	tap_ok(!csig_type_known(3) && !csig_type_known(6) && !csig_type_known(8) &&
-	       !csig_type_known(15) && csig_type_known(7), "types 3-6 and 8-15 are unknown, 7 is U");
+	       !csig_type_known(15) && csig_type_known(7),
+				"types 3-6 and 8-15 are unknown, 7 is U");
 }
 
 int main(void)
