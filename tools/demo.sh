@@ -16,7 +16,7 @@ RATE=${DEMO_RATE:-200}
 DUR=${DEMO_SECONDS:-8}
 TOPO_RATE=${RATE}mbit
 FIFO="pfifo limit 1000"
-RED="red limit 1000000 min 30000 max 30001 avpkt 1500 burst 21 probability 1.0 bandwidth ${RATE}mbit ecn"
+RED=$(topo_red_ecn 30000)
 
 ccs=()
 for cc in cubic bbr dctcp; do
@@ -47,18 +47,14 @@ printf '%-6s %-5s %8s %6s %9s %9s %9s %9s %7s %6s\n' cc queue Mbit/s util \
 for cc in "${ccs[@]}"; do
 	if [ "$cc" = dctcp ]; then leaf=$RED; qn=red; else leaf=$FIFO; qn=fifo; fi
 	topo_set_leaf $leaf
-	topo_exec r iperf3 -s -D -p 5201 -1 > /dev/null 2>&1
-	topo_exec r iperf3 -s -D -p 5202 -1 > /dev/null 2>&1
-	sleep 0.3
+	topo_iperf_server 5201
+	topo_iperf_server 5202
 	topo_iperf 1 "$cc" "$DUR" 5201 > /dev/null &
 	topo_iperf 2 "$cc" "$DUR" 5202 > /dev/null &
 	sleep 2
-	b0=$(topo_tx_bytes)
 	srtt_samples /tmp/demo-rtt &
-	topo_sample_backlog $((DUR - 3)) 0.05 /tmp/demo-q
-	b1=$(topo_tx_bytes)
+	mbit=$(topo_measure $((DUR - 3)) /tmp/demo-q)
 	wait
-	mbit=$(echo "($b1 - $b0) * 8 / ($DUR - 3) / 1000000" | bc -l)
 	printf '%-6s %-5s %8.1f %5.0f%% %9.1f %9.1f %9.2f %9.2f %7d %6d\n' \
 		"$cc" "$qn" "$mbit" "$(echo "$mbit * 100 / $RATE" | bc -l)" \
 		"$(echo "$(stat_pct 50 /tmp/demo-q) / 1000" | bc -l)" \

@@ -110,6 +110,15 @@ topo_set_leaf()
 	tc -n "${TOPO}sw" qdisc add dev sw-r parent 1:1 handle 10: "$@"
 }
 
+# topo_red_ecn K: the leaf for DCTCP-style marking, RED with ECN at K bytes
+# of the instantaneous queue (min K, max K + 1, probability 1: every
+# ECN-capable packet arriving above K is marked, others are dropped).
+topo_red_ecn()
+{
+	echo "red limit 1000000 min $1 max $(($1 + 1)) avpkt 1500 burst 21" \
+		"probability 1.0 bandwidth $TOPO_RATE ecn"
+}
+
 # topo_tx_bytes: bytes sent through the bottleneck so far
 topo_tx_bytes()
 {
@@ -154,6 +163,19 @@ topo_sample_backlog()
 	exec {fd}<&-
 }
 
+# topo_measure SECONDS FILE: over the next SECONDS (whole), sample the
+# bottleneck's queue every 50 ms into FILE and print the throughput through
+# the bottleneck in Mbit/s.
+topo_measure()
+{
+	local b0 b1
+
+	b0=$(topo_tx_bytes)
+	topo_sample_backlog "$1" 0.05 "$2"
+	b1=$(topo_tx_bytes)
+	echo "($b1 - $b0) * 8 / $1 / 1000000" | bc -l
+}
+
 # topo_iperf_server [PORT]: start an iperf3 server in r
 topo_iperf_server()
 {
@@ -165,7 +187,8 @@ topo_iperf_server()
 topo_iperf()
 {
 	local i=$1 cc=$2 t=$3 port=${4:-5201}
-	shift 4 2>/dev/null || shift $#
+
+	shift $(($# < 4 ? $# : 4))
 	topo_exec "s$i" iperf3 -c "$TOPO_RCV_IP" -p "$port" -C "$cc" -t "$t" \
 		-J "$@"
 }

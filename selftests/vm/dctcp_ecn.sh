@@ -14,7 +14,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 
 RATE_MBIT=200
 TOPO_RATE=${RATE_MBIT}mbit
-RED="red limit 1000000 min 30000 max 30001 avpkt 1500 burst 21 probability 1.0 bandwidth $TOPO_RATE ecn"
+RED=$(topo_red_ecn 30000)
 FIFO="pfifo limit 1000"
 DUR=8		# seconds of traffic
 WARM=3		# seconds before measuring
@@ -28,16 +28,12 @@ topo_exec s1 sysctl -qw net.ipv4.tcp_ecn=1
 # run CC: one bulk flow; sets tput (Mbit/s) and leaves backlog samples in $q
 run()
 {
-	local cc=$1 b0 b1
 	q=$(mktemp)
 	topo_iperf_server
-	topo_iperf 1 "$cc" $DUR > /dev/null &
+	topo_iperf 1 "$1" $DUR > /dev/null &
 	sleep $WARM
-	b0=$(topo_tx_bytes)
-	topo_sample_backlog $MEAS 0.05 "$q"
-	b1=$(topo_tx_bytes)
+	tput=$(topo_measure $MEAS "$q")
 	wait
-	tput=$(echo "($b1 - $b0) * 8 / $MEAS / 1000000" | bc -l)
 }
 
 run dctcp
