@@ -50,11 +50,15 @@ for cc in "${ccs[@]}"; do
 	topo_iperf_server 5201
 	topo_iperf_server 5202
 	topo_iperf 1 "$cc" "$DUR" 5201 > /dev/null &
+	pids=$!
 	topo_iperf 2 "$cc" "$DUR" 5202 > /dev/null &
+	pids="$pids $!"
 	sleep 2
 	srtt_samples /tmp/demo-rtt &
+	pids="$pids $!"
 	mbit=$(topo_measure $((DUR - 3)) /tmp/demo-q)
-	wait
+	# not a bare wait: that would also wait for the tee below, forever
+	wait $pids
 	printf '%-6s %-5s %8.1f %5.0f%% %9.1f %9.1f %9.2f %9.2f %7d %6d\n' \
 		"$cc" "$qn" "$mbit" "$(echo "$mbit * 100 / $RATE" | bc -l)" \
 		"$(echo "$(stat_pct 50 /tmp/demo-q) / 1000" | bc -l)" \

@@ -47,6 +47,9 @@ exec switch_root /newroot /bin/bash -c '
 	export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 	mount -t proc proc /proc; mount -t sysfs sys /sys
 	mount -t devtmpfs dev /dev; mount -t tmpfs tmpfs /tmp; mount -t tmpfs tmpfs /run
+	# devtmpfs lacks the links udev would make; bash needs /dev/fd for <(...)
+	ln -sfn /proc/self/fd /dev/fd; ln -sfn fd/0 /dev/stdin
+	ln -sfn fd/1 /dev/stdout; ln -sfn fd/2 /dev/stderr
 	mkdir -p /dev/pts; mount -t devpts devpts /dev/pts
 	mount -t bpf bpf /sys/fs/bpf
 	mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
