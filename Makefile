@@ -4,7 +4,8 @@
 # installed on this machine, each in its own output directory.
 #
 #   make deps                  install everything from Debian's archive
-#   make                       build for every target kernel (build/<kver>/)
+#   make                       build for every target kernel (build/<kver>/),
+#                              the BPF object and csigctl (build/bpf, build/bin)
 #   make KVER=<kver>           build for one kernel; KDIR=<dir> overrides its
 #                              build tree (default /lib/modules/<kver>/build)
 #   make check                 userspace tests, then the VM suite per kernel
@@ -45,13 +46,17 @@ endef
 
 Q ?= @
 
-.PHONY: all modules deps check unit fuzz vmcheck lint install demo clean help \
+.PHONY: all tools modules deps check unit fuzz vmcheck lint install demo clean help \
 	$(addprefix modules-,$(KVERS))
 
-all: modules
+all: modules tools
+
+# The CSIG switch-port BPF object, its skeleton and csigctl.
+tools:
+	@$(MAKE) -s -C tools/bpf
 
 help:
-	@sed -n '3,16s/^# \{0,1\}//p' $(TOP)/Makefile
+	@sed -n '3,/^$$/s/^# \{0,1\}//p' $(TOP)/Makefile
 
 deps:
 	@$(TOP)/tools/setup.sh
@@ -102,11 +107,14 @@ lint-one:
 	$(call kbuild,$(KVER),$(BUILD)/$(KVER)/kmod,$(KMOD_SRCS),C=2 W=1)
 
 INSTALL_KVER := $(if $(KVER),$(KVER),$(shell uname -r))
-install:
+install: tools
 	$(call kbuild,$(INSTALL_KVER),$(BUILD)/$(INSTALL_KVER),$(MOD_SRCS))
 	$(MAKE) -C $(call kdir,$(INSTALL_KVER)) M=$(BUILD)/$(INSTALL_KVER) \
 		INSTALL_MOD_DIR=updates modules_install
 	$(if $(INSTALL_MOD_PATH),,depmod -a $(INSTALL_KVER))
+	install -D -m 0755 $(BUILD)/bin/csigctl $(DESTDIR)/usr/local/sbin/csigctl
+	install -D -m 0644 $(BUILD)/bpf/csig_port.bpf.o \
+		$(DESTDIR)/usr/local/lib/csig/csig_port.bpf.o
 
 demo: modules
 	@echo "  DEMO    booting $(firstword $(KVERS)) (about a minute)"
