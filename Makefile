@@ -71,8 +71,9 @@ $(addprefix modules-,$(KVERS)): modules-%:
 	$(call kbuild,$*,$(BUILD)/$*/kmod,$(KMOD_SRCS))
 
 # Userspace unit tests of the pure algorithm and codec code.
-unit:
+unit: tools
 	@$(MAKE) -s -C selftests/unit
+	@$(MAKE) -s -C selftests/bpf
 
 # libFuzzer targets (not in make check): FUZZ_RUNS executions each.
 FUZZ_RUNS ?= 2000000
