@@ -192,3 +192,56 @@ topo_iperf()
 	topo_exec "s$i" iperf3 -c "$TOPO_RCV_IP" -p "$port" -C "$cc" -t "$t" \
 		-J "$@"
 }
+
+# topo_chain NHOPS: a sender, NHOPS switches and a receiver in a line,
+#
+#   s1 --> [h1] --> [h2] --> ... --> [hN] --> r
+#
+# each switch hI a namespace with a bridge br0 over its ports p0 (toward
+# the sender) and p1 (toward the receiver).  Addresses as in the dumbbell
+# (s1 198.18.0.11, r 198.18.0.1).  Shaping and programs are the test's.
+topo_chain()
+{
+	local n=$1 i prev
+
+	modprobe -q veth 2>/dev/null
+	modprobe -q bridge 2>/dev/null
+	modprobe -q sch_htb 2>/dev/null
+	trap topo_cleanup EXIT
+	for i in $(seq 1 "$n"); do
+		ip netns add "${TOPO}h$i" || return 1
+		ip -n "${TOPO}h$i" link set lo up
+		ip -n "${TOPO}h$i" link add br0 type bridge forward_delay 0 || return 1
+		ip -n "${TOPO}h$i" link set br0 up
+	done
+	ip netns add "${TOPO}s1" || return 1
+	ip netns add "${TOPO}r" || return 1
+	prev=s1
+	ip -n "${TOPO}h1" link add p0 type veth peer name s1-eth0 netns "${TOPO}s1" || return 1
+	for i in $(seq 1 "$n"); do
+		if [ "$i" -lt "$n" ]; then
+			ip -n "${TOPO}h$i" link add p1 type veth peer name p0 \
+				netns "${TOPO}h$((i + 1))" || return 1
+		else
+			ip -n "${TOPO}h$i" link add p1 type veth peer name r-eth0 \
+				netns "${TOPO}r" || return 1
+		fi
+		ip -n "${TOPO}h$i" link set p0 master br0 up || return 1
+		ip -n "${TOPO}h$i" link set p1 master br0 up || return 1
+	done
+	for prev in s1 r; do
+		ip -n "${TOPO}$prev" link set lo up
+		ip -n "${TOPO}$prev" link set "$prev-eth0" up
+	done
+	ip -n "${TOPO}s1" addr add "$(topo_sender_ip 1)/24" dev s1-eth0
+	ip -n "${TOPO}r" addr add "$TOPO_RCV_IP/24" dev r-eth0
+}
+
+# topo_shape NS DEV RATE: htb at RATE on DEV's egress (fifo leaf)
+topo_shape()
+{
+	tc -n "${TOPO}$1" qdisc add dev "$2" root handle 1: htb default 1 &&
+	tc -n "${TOPO}$1" class add dev "$2" parent 1: classid 1:1 htb \
+		rate "$3" ceil "$3" quantum 60000 &&
+	tc -n "${TOPO}$1" qdisc add dev "$2" parent 1:1 handle 10: pfifo limit 1000
+}

@@ -1,0 +1,80 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Print the CSIG tags of frames arriving on an interface.
+
+    csig_capture.py IFACE SECONDS [MAXFRAMES]
+
+A packet socket sees a frame before tc ingress does, so the tag is still
+there when a strip role runs on the same device.  One line per tagged
+frame: "FORMAT TYPE S LM LENGTH SEQ" (format 0 compact, 1 expanded; SEQ
+the TCP sequence number, 0 when not IPv4 TCP), then a
+summary line "# frames N tagged M".  The TPIDs and the bit layout are
+read from include/csig.h, which owns them.
+"""
+import os
+import re
+import socket
+import struct
+import sys
+import time
+
+HDR = os.path.join(os.path.dirname(__file__), "..", "..", "include", "csig.h")
+
+
+def consts():
+    c = {}
+    for m in re.finditer(r"#define\s+(CSIG_\w+)\s+(0x[0-9a-fA-F]+|\d+)",
+                         open(HDR).read()):
+        c[m.group(1)] = int(m.group(2), 0)
+    return c
+
+
+def main():
+    c = consts()
+    ifname, secs = sys.argv[1], float(sys.argv[2])
+    maxf = int(sys.argv[3]) if len(sys.argv) > 3 else 1 << 30
+    tp = {c["CSIG_TPID_COMPACT"]: 0, c["CSIG_TPID_EXPANDED"]: 1}
+    s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(3))
+    s.bind((ifname, 0))
+    s.settimeout(0.2)
+    end = time.time() + secs
+    frames = tagged = 0
+    while time.time() < end and tagged < maxf:
+        try:
+            buf, addr = s.recvfrom(262144)
+        except socket.timeout:
+            continue
+        if addr[2] == socket.PACKET_OUTGOING:
+            continue
+        frames += 1
+        off = 12
+        while len(buf) >= off + 2:
+            et = struct.unpack_from("!H", buf, off)[0]
+            if et in (0x8100, 0x88a8):
+                off += 4
+                continue
+            break
+        if len(buf) < off + 8 or et not in tp:
+            continue
+        tagged += 1
+        if tp[et] == 0:
+            d = struct.unpack_from("!H", buf, off + 2)[0]
+            t = (d >> c["CSIG_COMPACT_T_SHIFT"]) & c["CSIG_COMPACT_T_MASK"]
+            v = (d >> c["CSIG_COMPACT_S_SHIFT"]) & c["CSIG_COMPACT_S_MASK"]
+            lm = d & c["CSIG_COMPACT_LM_MASK"]
+        else:
+            lm, tsr = struct.unpack_from("!HI", buf, off + 2)
+            t = (tsr >> c["CSIG_EXPANDED_T_SHIFT"]) & c["CSIG_EXPANDED_T_MASK"]
+            v = (tsr >> c["CSIG_EXPANDED_S_SHIFT"]) & c["CSIG_EXPANDED_S_MASK"]
+        seq = 0
+        l3 = off + (4 if tp[et] == 0 else 8) + 2
+        if len(buf) >= l3 + 28 and struct.unpack_from("!H", buf, l3 - 2)[0] == 0x0800 \
+                and buf[l3 + 9] == 6:
+            l4 = l3 + (buf[l3] & 0xf) * 4
+            if len(buf) >= l4 + 8:
+                seq = struct.unpack_from("!I", buf, l4 + 4)[0]
+        print(tp[et], t, v, lm, len(buf), seq)
+    print("# frames %d tagged %d" % (frames, tagged))
+
+
+main()
