@@ -9,6 +9,8 @@
 #   make KVER=<kver>           build for one kernel; KDIR=<dir> overrides its
 #                              build tree (default /lib/modules/<kver>/build)
 #   make check                 userspace tests, then the VM suite per kernel
+#   make bench                 BPF programs' cost per packet (host), then
+#                              bridge throughput with and without them (VM)
 #   make lint                  checkpatch --strict, sparse (C=2) and W=1
 #   make fuzz                  libFuzzer targets (FUZZ_RUNS executions each)
 #   make install [KVER=..]     install the modules (default: running kernel)
@@ -46,7 +48,7 @@ endef
 
 Q ?= @
 
-.PHONY: all tools modules deps check unit fuzz vmcheck lint install demo clean help \
+.PHONY: all tools bench modules deps check unit fuzz vmcheck lint install demo clean help \
 	$(addprefix modules-,$(KVERS))
 
 all: modules tools
@@ -74,6 +76,18 @@ $(addprefix modules-,$(KVERS)): modules-%:
 unit: tools
 	@$(MAKE) -s -C selftests/unit
 	@$(MAKE) -s -C selftests/bpf
+
+# Benchmarks: ns per packet of the BPF programs (host, BPF_PROG_TEST_RUN),
+# then selftests/bench/*.sh in a VM of the first kernel (BENCH_KVER).
+BENCH_KVER ?= $(firstword $(KVERS))
+bench: unit modules
+	@echo "  BENCH   BPF programs, ns per packet (host)"
+	@$(BUILD)/unit/test_csig_port --bench
+	@echo "  BENCH   booting $(BENCH_KVER) for selftests/bench"
+	@rm -rf $(BUILD)/bench
+	@$(TOP)/tools/vm/run -k $(BENCH_KVER) -o $(BUILD)/bench -t 1200 \
+		$(TOP)/selftests/bench/run.sh; rc=$$?; \
+		cat $(BUILD)/bench/csig_*.txt 2>/dev/null; exit $$rc
 
 # libFuzzer targets (not in make check): FUZZ_RUNS executions each.
 FUZZ_RUNS ?= 2000000

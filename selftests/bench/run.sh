@@ -1,0 +1,16 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# run.sh [BENCH...]: inside the VM (make bench), run each
+# selftests/bench/*.sh (except this one) or the named ones; each one's
+# output goes to the console and to $VT_OUT/NAME.txt.
+here=$(cd "$(dirname "$0")" && pwd)
+[ $# -gt 0 ] || set -- $(ls "$here"/*.sh | grep -v '/run\.sh$')
+rc=0
+for b in "$@"; do
+	n=$(basename "$b" .sh)
+	echo "== $n ($(uname -r))" | tee "${VT_OUT:-/tmp}/$n.txt"
+	bash "$b" 2>&1 | tee -a "${VT_OUT:-/tmp}/$n.txt"
+	[ "${PIPESTATUS[0]}" = 0 ] || rc=1
+done
+exit $rc
