@@ -235,6 +235,8 @@ topo_chain()
 	done
 	ip -n "${TOPO}s1" addr add "$(topo_sender_ip 1)/24" dev s1-eth0
 	ip -n "${TOPO}r" addr add "$TOPO_RCV_IP/24" dev r-eth0
+	ip -n "${TOPO}s1" addr add 2001:db8::11/64 dev s1-eth0 nodad
+	ip -n "${TOPO}r" addr add "$TOPO_RCV_IP6/64" dev r-eth0 nodad
 }
 
 # topo_shape NS DEV RATE: htb at RATE on DEV's egress (fifo leaf)
