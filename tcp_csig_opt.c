@@ -49,6 +49,9 @@
 #include "csig_opt.h"
 #include "csig_opt_api.h"
 
+#define CREATE_TRACE_POINTS
+#include "tcp_csig_opt_trace.h"
+
 static unsigned short tpid_compact = CSIG_TPID_COMPACT;
 module_param(tpid_compact, ushort, 0444);
 MODULE_PARM_DESC(tpid_compact, "TPID of the compact tag (default 0x88b5)");
@@ -405,6 +408,8 @@ static int csig_rcv(struct sk_buff *skb, struct net_device *dev,
 		} else {
 			count(net, C_TAGS_UNNEGOTIATED);
 		}
+		trace_csig_opt_tag(ntohs(k.lport), ntohs(k.rport), fl.format,
+				   fl.type, fl.s, fl.lm, f && (f->state & F_NEGOTIATED));
 		rcu_read_unlock();
 	} else {
 		count(net, C_TAGS_NOT_TCP);
@@ -551,6 +556,7 @@ static unsigned int csig_out(void *priv, struct sk_buff *skb,
 			f->last_used = jiffies;
 			spin_unlock_bh(&f->lock);
 			count(net, C_SYN_OFFERED);
+			trace_csig_opt_negotiation(ntohs(k.lport), ntohs(k.rport), "offered");
 		} else {
 			count(net, C_OPTS_NO_ROOM);
 		}
@@ -568,6 +574,7 @@ static unsigned int csig_out(void *priv, struct sk_buff *skb,
 			f->state |= F_NEGOTIATED;
 			spin_unlock_bh(&f->lock);
 			count(net, C_SYNACK_ACCEPTED);
+			trace_csig_opt_negotiation(ntohs(k.lport), ntohs(k.rport), "accepted");
 		} else {
 			count(net, C_OPTS_NO_ROOM);
 		}
@@ -627,6 +634,8 @@ static unsigned int csig_out(void *priv, struct sk_buff *skb,
 			f->rx_fresh &= ~(1U << sm[t].type);
 		spin_unlock_bh(&f->lock);
 		count(net, C_OPTS_SENT);
+		trace_csig_opt_option(ntohs(k.lport), ntohs(k.rport), "sent", n,
+				      ntohl(th->seq), ntohl(th->ack_seq));
 	}
 out:
 	rcu_read_unlock();
@@ -731,6 +740,8 @@ static unsigned int csig_in(void *priv, struct sk_buff *skb,
 		return NF_ACCEPT;
 	if (n < 0 && n != CSIG_OPT_NOT_OURS) {
 		count(net, C_OPTS_MALFORMED);
+		trace_csig_opt_option(ntohs(th->dest), ntohs(th->source), "malformed",
+				      n, ntohl(th->seq), ntohl(th->ack_seq));
 		return NF_ACCEPT;
 	}
 	key_from_skb(&k, net, skb, th, true);
@@ -740,6 +751,8 @@ static unsigned int csig_in(void *priv, struct sk_buff *skb,
 	if (th->syn && !th->ack) {
 		if (n == 0) {
 			count(net, C_SYN_OFFER_RCVD);
+			trace_csig_opt_negotiation(ntohs(k.lport), ntohs(k.rport),
+						   "offer_rcvd");
 			if (READ_ONCE(accept_offers)) {
 				f = flow_get(net, &k);
 				if (f) {
@@ -762,6 +775,8 @@ static unsigned int csig_in(void *priv, struct sk_buff *skb,
 			} else {
 				count(net, C_PEER_DECLINED);
 			}
+			trace_csig_opt_negotiation(ntohs(k.lport), ntohs(k.rport),
+						   n ? "declined" : "negotiated");
 			spin_unlock_bh(&f->lock);
 		}
 		goto out;
@@ -770,6 +785,8 @@ static unsigned int csig_in(void *priv, struct sk_buff *skb,
 		goto out;
 	if (!f || !(READ_ONCE(f->state) & F_NEGOTIATED)) {
 		count(net, C_OPTS_UNNEGOTIATED);
+		trace_csig_opt_option(ntohs(k.lport), ntohs(k.rport), "unnegotiated",
+				      n, ntohl(th->seq), ntohl(th->ack_seq));
 		goto out;
 	}
 	{
@@ -783,13 +800,13 @@ static unsigned int csig_in(void *priv, struct sk_buff *skb,
 
 		if (sk && put)
 			sock_gen_put(sk);
-		if (!live) {
-			count(net, C_OPTS_NO_SOCKET);
-			goto out;
-		}
-		if (why) {
-			count(net, C_OPTS_OUT_OF_WINDOW);
-			count(net, why);
+		if (!live || why) {
+			count(net, live ? C_OPTS_OUT_OF_WINDOW : C_OPTS_NO_SOCKET);
+			if (why)
+				count(net, why);
+			trace_csig_opt_option(ntohs(k.lport), ntohs(k.rport),
+					      live ? "out_of_window" : "no_socket",
+					      n, ntohl(th->seq), ntohl(th->ack_seq));
 			goto out;
 		}
 	}
@@ -806,6 +823,8 @@ static unsigned int csig_in(void *priv, struct sk_buff *skb,
 	f->last_used = jiffies;
 	spin_unlock_bh(&f->lock);
 	count(net, C_OPTS_PARSED);
+	trace_csig_opt_option(ntohs(k.lport), ntohs(k.rport), "parsed", n,
+			      ntohl(th->seq), ntohl(th->ack_seq));
 out:
 	rcu_read_unlock();
 	return NF_ACCEPT;
