@@ -24,7 +24,7 @@ KO=$top/build/$(uname -r)/tcp_csig_opt.ko
 P=/sys/module/tcp_csig_opt/parameters
 MARK=0x40000000
 
-ktap_plan 24
+ktap_plan 27
 [ -f "$KO" ] && [ -x "$CSIGCTL" ] || { echo "Bail out! run make first"; exit 1; }
 sx() { local ns=$1; shift; "$CSIGCTL" -n "${TOPO}$ns" "$@"; }
 ctr() { topo_exec "$1" awk -v k="$2" '$1 == k { print $2 }' /proc/net/csig_opt; }
@@ -57,8 +57,17 @@ flow()	# flow [IPERF ARGS...]: a 3 s flow s1 -> r; returns iperf3's status
 	topo_exec s1 iperf3 -c "${DST:-$TOPO_RCV_IP}" -t "${SECS:-3}" "$@" > /dev/null 2>&1
 }
 
-# both ends: negotiated, tagged, reflected
+# both ends: negotiated, tagged, reflected; its tracepoints on meanwhile
+T=/sys/kernel/tracing
+[ -d $T/events ] || mount -t tracefs nodev $T 2> /dev/null
+echo 1 > $T/events/tcp_csig_opt/enable 2> /dev/null
+echo > $T/trace 2> /dev/null
 flow
+echo 0 > $T/events/tcp_csig_opt/enable 2> /dev/null
+ev=$(grep -oE 'csig_opt_(tag|option|negotiation):' $T/trace 2> /dev/null | sort | uniq -c | tr '\n' ' ')
+ktap_diag "tracepoints: $ev"
+ktap_expect "tracepoints report tags, options and the handshake" \
+	"$(grep -c 'csig_opt_tag:.*recorded=1' $T/trace) > 0 && $(grep -c 'csig_opt_option:.* parsed ' $T/trace) > 0 && $(grep -c 'csig_opt_negotiation:.* negotiated' $T/trace) > 0"
 ktap_diag "s1: $(topo_exec s1 cat /proc/net/csig_opt | awk '$2 > 0' | tr '\n' ' ')"
 ktap_diag "r:  $(topo_exec r cat /proc/net/csig_opt | awk '$2 > 0' | tr '\n' ' ')"
 ktap_expect "both ends: the SYN offered, the SYN-ACK accepted" \
@@ -149,6 +158,27 @@ done
 echo 1 > $P/offer
 echo 1 > $P/accept_offers
 
+# tags on flows that did not negotiate: removed, counted, still delivered;
+# mixed on one interface with a negotiated flow's
+echo 0 > $P/offer
+sx s1 set s1-eth0 --select all
+topo_exec r iperf3 -s -D -1 -p 5202 > /dev/null 2>&1
+u0=$(ctr r tags_unnegotiated)
+g0=$(ctr r tags_recorded)
+sleep 0.3
+topo_exec s1 iperf3 -c "$TOPO_RCV_IP" -p 5202 -t 3 > /dev/null 2>&1 &
+plain=$!
+sleep 0.5
+echo 1 > $P/offer
+flow
+rc=$?
+wait $plain
+prc=$?
+sx s1 set s1-eth0 --select mark
+ktap_diag "mixed: unnegotiated tags +$(($(ctr r tags_unnegotiated) - u0)), negotiated +$(($(ctr r tags_recorded) - g0))"
+ktap_expect "mixed flows: both complete, tags of the unnegotiated one removed and counted" \
+	"$rc == 0 && $prc == 0 && $(ctr r tags_unnegotiated) - $u0 > 100 && $(ctr r tags_recorded) - $g0 > 100"
+
 # IPv6
 p0=$(ctr s1 opts_parsed)
 DST=$TOPO_RCV_IP6 flow
@@ -156,6 +186,16 @@ rc=$?
 ktap_expect "IPv6: negotiated, reflected and parsed" "$rc == 0 && $(ctr s1 opts_parsed) > $p0"
 ktap_expect "IPv6: the flow table has the v6 flow negotiated" \
 	"$(flows s1 | grep -c '^\[2001:db8::11\].* negotiated') >= 1"
+
+# TSO off at the sender: every segment tagged on its own
+topo_exec s1 ethtool -K s1-eth0 tso off gso off > /dev/null 2>&1
+r0=$(ctr r tags_recorded)
+p0=$(ctr s1 opts_parsed)
+flow
+rc=$?
+topo_exec s1 ethtool -K s1-eth0 tso on gso on > /dev/null 2>&1
+ktap_expect "TSO off at the sender: tags recorded, options parsed" \
+	"$rc == 0 && $(ctr r tags_recorded) - $r0 > 1000 && $(ctr s1 opts_parsed) > $p0"
 
 # GRO at the receiver, off and on
 for g in off on; do

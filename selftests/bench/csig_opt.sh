@@ -1,0 +1,74 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# tcp_csig_opt's cost: one cubic flow s1 -> bridge -> r, unshaped (CPU-bound
+# under TCG), alternated ROUNDS times between:
+#
+#   off      no module, no BPF program
+#   module   tcp_csig_opt on both ends: the flow negotiates and its data is
+#            marked, but nothing inserts tags (the module's hooks alone)
+#   csig     the module plus the data plane: the sender's insertion role
+#            tags every data segment, the bridge port's transit role updates
+#            them, the receiver's module takes them out and reflects them
+#
+# Prints Mbit/s and CPU (busy % of both vCPUs, from /proc/stat) per round,
+# then medians with min..max and the throughput ratio to "off".
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+. "$here/../lib/topo.sh"
+
+ROUNDS=${ROUNDS:-3}
+SECS=${SECS:-5}
+CSIGCTL=$top/build/bin/csigctl
+KO=$top/build/$(uname -r)/tcp_csig_opt.ko
+TOPO_DELAY=0
+topo_dumbbell 1 pfifo limit 1000 || exit 1
+tc -n "${TOPO}sw" qdisc del dev sw-r root
+sx() { local ns=$1; shift; "$CSIGCTL" -n "${TOPO}$ns" "$@"; }
+
+config()	# config NAME
+{
+	sx sw detach sw-r 2> /dev/null
+	sx s1 detach s1-eth0 2> /dev/null
+	rmmod tcp_csig_opt 2> /dev/null
+	case $1 in
+	module)
+		insmod "$KO" ;;
+	csig)
+		insmod "$KO"
+		sx sw attach sw-r transit --capacity 10gbit > /dev/null
+		sx s1 attach s1-eth0 insert --select mark \
+			--mark 0x40000000/0x40000000 --types u > /dev/null ;;
+	esac
+}
+
+busy()	# busy: "busy total" jiffies of all CPUs
+{
+	awk '/^cpu / { t = 0; for (i = 2; i <= NF; i++) t += $i
+		print t - $5 - $6, t }' /proc/stat
+}
+
+declare -A tput cpu
+for ((i = 1; i <= ROUNDS; i++)); do
+	for c in off module csig; do
+		config $c
+		topo_iperf_server
+		read -r b0 t0 < <(busy)
+		v=$(topo_iperf 1 cubic "$SECS" | jq '.end.sum_received.bits_per_second / 1e6')
+		read -r b1 t1 < <(busy)
+		u=$(echo "100 * ($b1 - $b0) / ($t1 - $t0)" | bc -l)
+		tput[$c]="${tput[$c]} $v"
+		cpu[$c]="${cpu[$c]} $u"
+		printf 'round %d %-7s %7.1f Mbit/s  CPU %5.1f%%\n' "$i" $c "$v" "$u"
+	done
+done
+config off
+med() { tr ' ' '\n' | grep . | sort -g | awk '{ v[NR] = $1 } END { printf "%.1f %.1f %.1f", v[int((NR + 1) / 2)], v[1], v[NR] }'; }
+read -r base lo hi <<< "$(echo "${tput[off]}" | med)"
+echo "config   median Mbit/s (min..max)   CPU % median   vs off"
+for c in off module csig; do
+	read -r m lo hi <<< "$(echo "${tput[$c]}" | med)"
+	read -r cm clo chi <<< "$(echo "${cpu[$c]}" | med)"
+	printf '%-7s  %7.1f (%s..%s)   %5.1f   %6.3f\n' $c "$m" "$lo" "$hi" "$cm" \
+		"$(echo "$m / $base" | bc -l)"
+done
