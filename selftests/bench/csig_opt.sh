@@ -17,7 +17,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 . "$here/../lib/topo.sh"
 
-ROUNDS=${ROUNDS:-3}
+ROUNDS=${ROUNDS:-5}
 SECS=${SECS:-5}
 CSIGCTL=$top/build/bin/csigctl
 KO=$top/build/$(uname -r)/tcp_csig_opt.ko
