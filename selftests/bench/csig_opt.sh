@@ -1,8 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# tcp_csig_opt's cost: one cubic flow s1 -> bridge -> r, unshaped (CPU-bound
-# under TCG), alternated ROUNDS times between:
+# tcp_csig_opt's cost: one cubic flow s1 -> bridge -> r through a RATE
+# bottleneck (default 200mbit, the range TCG carries honestly; RATE=none
+# for an unshaped, CPU-bound run), alternated ROUNDS times between:
 #
 #   off      no module, no BPF program
 #   module   tcp_csig_opt on both ends: the flow negotiates and its data is
@@ -12,7 +13,8 @@
 #            them, the receiver's module takes them out and reflects them
 #
 # Prints Mbit/s and CPU (busy % of both vCPUs, from /proc/stat) per round,
-# then medians with min..max and the throughput ratio to "off".
+# then medians with min..max and the throughput ratio to "off".  Through
+# the bottleneck the throughputs should match and CPU shows the cost.
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 . "$here/../lib/topo.sh"
@@ -21,9 +23,13 @@ ROUNDS=${ROUNDS:-5}
 SECS=${SECS:-5}
 CSIGCTL=$top/build/bin/csigctl
 KO=$top/build/$(uname -r)/tcp_csig_opt.ko
+RATE=${RATE:-200mbit}
 TOPO_DELAY=0
+TOPO_RATE=$([ "$RATE" = none ] && echo 1gbit || echo "$RATE")
 topo_dumbbell 1 pfifo limit 1000 || exit 1
-tc -n "${TOPO}sw" qdisc del dev sw-r root
+[ "$RATE" = none ] && tc -n "${TOPO}sw" qdisc del dev sw-r root
+echo "bottleneck: $RATE, $ROUNDS rounds of $SECS s"
+
 sx() { local ns=$1; shift; "$CSIGCTL" -n "${TOPO}$ns" "$@"; }
 
 config()	# config NAME
