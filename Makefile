@@ -30,7 +30,7 @@ kdir = $(if $(KDIR),$(KDIR),/lib/modules/$(1)/build)
 
 # Sources linked into each per-kernel output directory.
 MOD_SRCS := Kbuild include $(wildcard tcp_*.c tcp_*.h)
-KMOD_SRCS := $(wildcard selftests/kmod/Kbuild selftests/kmod/*.c)
+KMOD_SRCS := $(wildcard selftests/kmod/Kbuild selftests/kmod/*.c) include
 
 CHECKPATCH ?= $(firstword $(wildcard /usr/src/linux-checkpatch/scripts/checkpatch.pl))
 # Every C file, tracked or new.  libFuzzer entry points are named by
@@ -70,7 +70,7 @@ $(addprefix modules-,$(KVERS)): modules-%:
 		{ echo "no kernel build tree for $* (run: make deps)" >&2; exit 1; }
 	@echo "  BUILD   $* -> build/$*"
 	$(call kbuild,$*,$(BUILD)/$*,$(MOD_SRCS))
-	$(call kbuild,$*,$(BUILD)/$*/kmod,$(KMOD_SRCS))
+	$(call kbuild,$*,$(BUILD)/$*/kmod,$(KMOD_SRCS),KBUILD_EXTRA_SYMBOLS=$(BUILD)/$*/Module.symvers)
 
 # Userspace unit tests of the pure algorithm and codec code.
 unit: tools
@@ -119,7 +119,8 @@ lint:
 # One kernel, everything compiled from scratch with sparse and W=1.
 lint-one:
 	$(call kbuild,$(KVER),$(BUILD)/$(KVER),$(MOD_SRCS),C=2 W=1)
-	$(call kbuild,$(KVER),$(BUILD)/$(KVER)/kmod,$(KMOD_SRCS),C=2 W=1)
+	$(call kbuild,$(KVER),$(BUILD)/$(KVER)/kmod,$(KMOD_SRCS),C=2 W=1 \
+		KBUILD_EXTRA_SYMBOLS=$(BUILD)/$(KVER)/Module.symvers)
 
 INSTALL_KVER := $(if $(KVER),$(KVER),$(shell uname -r))
 install: tools

@@ -21,10 +21,11 @@ top=$(cd "$here/../.." && pwd)
 CSIGCTL=$top/build/bin/csigctl
 INJ=$top/selftests/lib/csig_inject.py
 KO=$top/build/$(uname -r)/tcp_csig_opt.ko
+PROBE=$top/build/$(uname -r)/kmod/csig_probe.ko
 P=/sys/module/tcp_csig_opt/parameters
 MARK=0x40000000
 
-ktap_plan 27
+ktap_plan 30
 [ -f "$KO" ] && [ -x "$CSIGCTL" ] || { echo "Bail out! run make first"; exit 1; }
 sx() { local ns=$1; shift; "$CSIGCTL" -n "${TOPO}$ns" "$@"; }
 ctr() { topo_exec "$1" awk -v k="$2" '$1 == k { print $2 }' /proc/net/csig_opt; }
@@ -95,6 +96,19 @@ seen=$(echo "$trace" | jq --argjson s "${s:--1}" '[.[0].trace[] | select(.[1] ==
 ktap_diag "s1's freshest U sample mid-flow (type/format/S/LM/age us): ${sample:-none}; h1 wrote that S $seen times in its last 128 decisions"
 ktap_expect "end to end: the sender's U sample carries h1's locator" "${lm:--1} == 1"
 ktap_expect "end to end: ... and a value h1's model wrote" "${seen:-0} > 0"
+
+# a congestion control module reading the samples through the API
+# (selftests/kmod/csig_probe.c, Reno plus csig_opt_read() on every ACK)
+PP=/sys/module/csig_probe/parameters
+ktap_run "insmod csig_probe (a consumer of the API)" insmod "$PROBE"
+flow -C csig_probe
+rc=$?
+ktap_diag "csig_probe: $(cd $PP 2> /dev/null && grep . * | tr '\n' ' ')"
+ktap_expect "a CC module reads U samples on its ACKs through the API" \
+	"$rc == 0 && $(cat $PP/negotiated) >= 1 && $(cat $PP/reads_ok) > 100"
+ktap_expect "... with h1's locator, at most 100 ms old" \
+	"$(cat $PP/last_lm) == 1 && $(cat $PP/last_age_us) < 100000"
+rmmod csig_probe
 
 # bad input (scapy, from the switch): malformed tags toward the receiver,
 # malformed options and a forged out-of-window one toward the sender
