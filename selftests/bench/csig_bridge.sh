@@ -16,6 +16,7 @@
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 . "$here/../lib/topo.sh"
+. "$here/../lib/bench.sh"
 
 ROUNDS=${ROUNDS:-3}
 SECS=${SECS:-5}
@@ -51,11 +52,10 @@ for ((i = 1; i <= ROUNDS; i++)); do
 	done
 done
 config none
-med() { tr ' ' '\n' | grep . | sort -g | awk '{ v[NR] = $1 } END { printf "%.1f %.1f %.1f", v[int((NR + 1) / 2)], v[1], v[NR] }'; }
-read -r base lo hi <<< "$(echo "${res[none]}" | med)"
+read -r base lo hi <<< "$(echo "${res[none]}" | bench_med)"
 echo "config    median Mbit/s (min..max)  vs none"
 for c in none transit path; do
-	read -r m lo hi <<< "$(echo "${res[$c]}" | med)"
+	read -r m lo hi <<< "$(echo "${res[$c]}" | bench_med)"
 	printf '%-8s  %7.1f (%s..%s)  %6.3f\n' $c "$m" "$lo" "$hi" \
 		"$(echo "$m / $base" | bc -l)"
 done

@@ -18,6 +18,7 @@
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 . "$here/../lib/topo.sh"
+. "$here/../lib/bench.sh"
 
 ROUNDS=${ROUNDS:-5}
 SECS=${SECS:-5}
@@ -69,12 +70,11 @@ for ((i = 1; i <= ROUNDS; i++)); do
 	done
 done
 config off
-med() { tr ' ' '\n' | grep . | sort -g | awk '{ v[NR] = $1 } END { printf "%.1f %.1f %.1f", v[int((NR + 1) / 2)], v[1], v[NR] }'; }
-read -r base lo hi <<< "$(echo "${tput[off]}" | med)"
+read -r base lo hi <<< "$(echo "${tput[off]}" | bench_med)"
 echo "config   median Mbit/s (min..max)   CPU % median   vs off"
 for c in off module csig; do
-	read -r m lo hi <<< "$(echo "${tput[$c]}" | med)"
-	read -r cm clo chi <<< "$(echo "${cpu[$c]}" | med)"
+	read -r m lo hi <<< "$(echo "${tput[$c]}" | bench_med)"
+	read -r cm clo chi <<< "$(echo "${cpu[$c]}" | bench_med)"
 	printf '%-7s  %7.1f (%s..%s)   %5.1f   %6.3f\n' $c "$m" "$lo" "$hi" "$cm" \
 		"$(echo "$m / $base" | bc -l)"
 done
