@@ -276,14 +276,23 @@ static void gc_work_fn(struct work_struct *w)
 	schedule_delayed_work(&gc_work, HZ);
 }
 
+/*
+ * IPv6 or IPv4?  skb->protocol says so on input; on output it may not be
+ * set yet, and the header's version does.
+ */
+static bool skb_is_ipv6(const struct sk_buff *skb)
+{
+	return skb->protocol == htons(ETH_P_IPV6) ||
+	       (skb->protocol != htons(ETH_P_IP) && ipv6_hdr(skb)->version == 6);
+}
+
 /* Key of a segment: local is the destination when @in, else the source. */
 static void key_from_skb(struct flow_key *k, struct net *net, struct sk_buff *skb,
 			 const struct tcphdr *th, bool in)
 {
 	memset(k, 0, sizeof(*k));
 	k->net = net;
-	if (skb->protocol == htons(ETH_P_IPV6) ||
-	    (skb->protocol != htons(ETH_P_IP) && ipv6_hdr(skb)->version == 6)) {
+	if (skb_is_ipv6(skb)) {
 		const struct ipv6hdr *ip6 = ipv6_hdr(skb);
 
 		k->family = AF_INET6;
@@ -434,8 +443,7 @@ static struct tcphdr *tcp_of(struct sk_buff *skb, unsigned int *nhlen)
 {
 	unsigned int nh, thlen;
 
-	if (skb->protocol == htons(ETH_P_IPV6) ||
-	    (skb->protocol != htons(ETH_P_IP) && ipv6_hdr(skb)->version == 6)) {
+	if (skb_is_ipv6(skb)) {
 		if (ipv6_hdr(skb)->nexthdr != IPPROTO_TCP)
 			return NULL;
 		nh = sizeof(struct ipv6hdr);
