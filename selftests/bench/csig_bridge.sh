@@ -24,7 +24,7 @@ CSIGCTL=$top/build/bin/csigctl
 TOPO_DELAY=0
 topo_dumbbell 1 pfifo limit 1000 || exit 1
 tc -n "${TOPO}sw" qdisc del dev sw-r root
-sx() { local ns=$1; shift; "$CSIGCTL" -n "${TOPO}$ns" "$@"; }
+sx() { topo_csigctl "$@"; }
 
 config()	# config NAME
 {

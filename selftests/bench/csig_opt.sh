@@ -31,7 +31,7 @@ topo_dumbbell 1 pfifo limit 1000 || exit 1
 [ "$RATE" = none ] && tc -n "${TOPO}sw" qdisc del dev sw-r root
 echo "bottleneck: $RATE, $ROUNDS rounds of $SECS s"
 
-sx() { local ns=$1; shift; "$CSIGCTL" -n "${TOPO}$ns" "$@"; }
+sx() { topo_csigctl "$@"; }
 
 config()	# config NAME
 {

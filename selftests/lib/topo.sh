@@ -23,6 +23,8 @@ TOPO_RATE=${TOPO_RATE:-200mbit}
 TOPO_DELAY=${TOPO_DELAY:-1ms}
 TOPO_GSO=${TOPO_GSO:-on}
 
+TOPO_CSIGCTL=${TOPO_CSIGCTL:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)/build/bin/csigctl}
+
 TOPO_RCV_IP=198.18.0.1
 TOPO_RCV_IP6=2001:db8::1
 
@@ -34,6 +36,16 @@ topo_ns()	# topo_ns NAME: the namespace's full name
 topo_sender_ip()	# topo_sender_ip I
 {
 	echo "198.18.0.$((10 + $1))"
+}
+
+# topo_csigctl NAME ARGS...: csigctl in namespace NAME.  csigctl -n enters
+# the network namespace only: ip netns exec would hide /sys/fs/bpf.
+topo_csigctl()
+{
+	local ns=$1
+
+	shift
+	"$TOPO_CSIGCTL" -n "${TOPO}$ns" "$@"
 }
 
 # topo_exec NAME CMD...: run CMD in namespace NAME (s1, sw, r, ...)

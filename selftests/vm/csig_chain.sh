@@ -36,7 +36,7 @@ QUANT="--bounds abw=$(seq_csv 10000) --bounds pd=$(seq_csv 20000)
 COMMON="--t 1ms --interval 50ms $QUANT"
 
 topo_chain 3 || { ktap_fail "setup"; ktap_finished; }
-sx() { local ns=$1; shift; "$CSIGCTL" -n "${TOPO}$ns" "$@"; }
+sx() { topo_csigctl "$@"; }
 
 # h1: plain tc, defaults; then the domain's quantisation with csigctl
 tc -n "${TOPO}h1" qdisc add dev p1 clsact

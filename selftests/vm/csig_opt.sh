@@ -27,7 +27,7 @@ MARK=0x40000000
 
 ktap_plan 30
 [ -f "$KO" ] && [ -x "$CSIGCTL" ] || { echo "Bail out! run make first"; exit 1; }
-sx() { local ns=$1; shift; "$CSIGCTL" -n "${TOPO}$ns" "$@"; }
+sx() { topo_csigctl "$@"; }
 ctr() { topo_exec "$1" awk -v k="$2" '$1 == k { print $2 }' /proc/net/csig_opt; }
 flows() { topo_exec "$1" cat /proc/net/csig_opt_flows; }
 
