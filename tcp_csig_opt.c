@@ -7,8 +7,9 @@
  * hands the frame on without it.  Reflection: a netfilter hook on the
  * output path appends the reflection option (include/csig_opt.h) with the
  * latest sample of each type to the pure ACKs of flows that negotiated
- * CSIG.  Negotiation: the same hook offers CSIG on SYNs and accepts it on
- * SYN-ACKs when the SYN offered it.  Sender side: a netfilter hook on the
+ * CSIG, and to their data segments when it fits.  Negotiation: the same
+ * hook offers CSIG on SYNs and accepts it on SYN-ACKs when the SYN offered
+ * it.  Sender side: a netfilter hook on the
  * input path parses the option of arriving segments that pass TCP's
  * acceptance tests, and keeps the samples for congestion control modules
  * (include/csig_opt_api.h).  Flows that negotiated are marked on output so
@@ -114,6 +115,8 @@ enum {
 	C_PEER_DECLINED,	/* active opens whose SYN-ACK had no option */
 	C_OPTS_SENT,		/* options appended to outgoing segments */
 	C_OPTS_NO_ROOM,		/* ... not appended: no option space */
+	C_OPTS_SENT_DATA,	/* options sent on data segments */
+	C_OPTS_DATA_NO_FIT,	/* data segments the option did not fit */
 	C_OPTS_PARSED,		/* options parsed and kept */
 	C_OPTS_MALFORMED,	/* ... malformed, ignored */
 	C_OPTS_OUT_OF_WINDOW,	/* ... on a segment TCP would not accept: */
@@ -131,10 +134,10 @@ static const char * const counter_names[C_NR] = {
 	"tags", "tags_removed", "tags_recorded", "tags_unnegotiated",
 	"tags_not_tcp", "tags_malformed", "syn_offered", "syn_offer_rcvd",
 	"synack_accepted", "negotiated", "peer_declined", "opts_sent",
-	"opts_no_room", "opts_parsed", "opts_malformed", "opts_out_of_window",
-	"oow_seq", "oow_ack", "oow_paws",
-	"opts_no_socket",
-	"opts_unnegotiated", "marked", "flows_full",
+	"opts_no_room", "opts_sent_data", "opts_data_no_fit", "opts_parsed",
+	"opts_malformed", "opts_out_of_window", "oow_seq", "oow_ack",
+	"oow_paws", "opts_no_socket", "opts_unnegotiated", "marked",
+	"flows_full",
 };
 
 struct csig_net {
@@ -467,8 +470,9 @@ static struct tcphdr *tcp_of(struct sk_buff *skb, unsigned int *nhlen)
 
 /*
  * Append @len bytes of options (a multiple of 4) to the TCP header of an
- * outgoing segment without payload, using headroom: IP and TCP headers
- * move down, the option goes where they ended.
+ * outgoing segment, using headroom: IP and TCP headers move down, the
+ * option goes where they ended, the payload stays where it is.  A segment
+ * with payload must be CHECKSUM_PARTIAL (the caller checks).
  */
 static int append_opt(struct sk_buff *skb, unsigned int nh, const u8 *opt,
 		      unsigned int len)
@@ -539,7 +543,7 @@ static unsigned int csig_out(void *priv, struct sk_buff *skb,
 {
 	u8 opt[CSIG_OPT_MAX_LEN], buf[CSIG_OPT_MAX_LEN + 4];
 	struct net *net = state->net;
-	unsigned int nh, len, payload;
+	unsigned int nh, len, payload, room;
 	struct flow_key k;
 	struct tcphdr *th;
 	struct flow *f;
@@ -549,6 +553,7 @@ static unsigned int csig_out(void *priv, struct sk_buff *skb,
 		return NF_ACCEPT;
 	key_from_skb(&k, net, skb, th, false);
 	payload = skb->len - skb_transport_offset(skb) - th->doff * 4;
+	room = 60 - th->doff * 4;
 
 	rcu_read_lock();
 	if (th->syn && !th->ack) {
@@ -592,19 +597,35 @@ static unsigned int csig_out(void *priv, struct sk_buff *skb,
 		goto out;
 	WRITE_ONCE(f->last_used, jiffies);
 	if (payload) {
-		/* data: tagged by the data plane, reflected on pure ACKs only */
+		/* data: tagged by the data plane */
 		if (insert_mark) {
 			skb->mark |= READ_ONCE(insert_mark);
 			count(net, C_MARKED);
 		}
-		goto out;
 	}
 	if (th->rst || !READ_ONCE(f->rx_valid))
 		goto out;
+	if (payload) {
+		/*
+		 * Reflection rides a data segment only when it fits what
+		 * TCP budgeted: one segment (not GSO: every segment of a
+		 * super-packet is full-sized) whose IP packet stays within
+		 * the route's MTU with the option added.
+		 */
+		struct dst_entry *dst = skb_dst(skb);
+		unsigned int mtu = dst ? dst_mtu(dst) : 0;
+		unsigned int ipl = skb->len - skb_network_offset(skb);
+
+		if (skb_is_gso(skb) || skb->ip_summed != CHECKSUM_PARTIAL ||
+		    ipl + CSIG_OPT_HDR_LEN + CSIG_OPT_SAMPLE_LEN + 2 > mtu) {
+			count(net, C_OPTS_DATA_NO_FIT);
+			goto out;
+		}
+		room = min(room, mtu - ipl);
+	}
 	{
 		struct csig_sample sm[CSIG_OPT_MAX_SAMPLES];
-		unsigned int room = 60 - th->doff * 4, n = 0, t, pass;
-		u16 sent = 0;
+		unsigned int n = 0, t, pass;
 
 		/* room for samples; new ones first, then repeats */
 		spin_lock_bh(&f->lock);
@@ -617,7 +638,6 @@ static unsigned int csig_out(void *priv, struct sk_buff *skb,
 				sm[n] = f->rx[t];
 				sm[n].fresh = fresh;
 				n++;
-				sent |= 1U << t;
 			}
 		spin_unlock_bh(&f->lock);
 		/*
@@ -642,6 +662,8 @@ static unsigned int csig_out(void *priv, struct sk_buff *skb,
 			f->rx_fresh &= ~(1U << sm[t].type);
 		spin_unlock_bh(&f->lock);
 		count(net, C_OPTS_SENT);
+		if (payload)
+			count(net, C_OPTS_SENT_DATA);
 		trace_csig_opt_option(ntohs(k.lport), ntohs(k.rport), "sent", n,
 				      ntohl(th->seq), ntohl(th->ack_seq));
 	}

@@ -11,7 +11,8 @@
 # reflects them on ACKs and keeps them at the sender, where they must be
 # one of the values h1's own model wrote (h1's decision trace).  Then:
 # the negotiation matrix (the module's offer and accept_offers switches
-# make each end behave as a host without it), IPv6, GRO on and off at the
+# make each end behave as a host without it), IPv6, options on the data
+# of a connection with data both ways, GRO on and off at the
 # receiver, and 20 unload/load cycles under traffic.
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
@@ -20,12 +21,13 @@ top=$(cd "$here/../.." && pwd)
 
 CSIGCTL=$top/build/bin/csigctl
 INJ=$top/selftests/lib/csig_inject.py
+BIDIR=$top/selftests/lib/bidir.py
 KO=$top/build/$(uname -r)/tcp_csig_opt.ko
 PROBE=$top/build/$(uname -r)/kmod/csig_probe.ko
 P=/sys/module/tcp_csig_opt/parameters
 MARK=0x40000000
 
-ktap_plan 30
+ktap_plan 33
 [ -f "$KO" ] && [ -x "$CSIGCTL" ] || { echo "Bail out! run make first"; exit 1; }
 sx() { topo_csigctl "$@"; }
 ctr() { topo_exec "$1" awk -v k="$2" '$1 == k { print $2 }' /proc/net/csig_opt; }
@@ -200,6 +202,32 @@ rc=$?
 ktap_expect "IPv6: negotiated, reflected and parsed" "$rc == 0 && $(ctr s1 opts_parsed) > $p0"
 ktap_expect "IPv6: the flow table has the v6 flow negotiated" \
 	"$(flows s1 | grep -c '^\[2001:db8::11\].* negotiated') >= 1"
+
+# data both ways: the receiver's small data segments carry the option, its
+# full-sized ones do not; r's checksum offload is off so that s1 verifies
+# every checksum the module rewrote
+topo_exec r ethtool -K r-eth0 tx off > /dev/null 2>&1
+d0=$(ctr r opts_sent_data)
+n0=$(ctr r opts_data_no_fit)
+p0=$(ctr s1 opts_parsed)
+o0=$(ctr s1 opts_out_of_window)
+m0=$(ctr s1 opts_malformed)
+topo_exec r timeout 30 /usr/bin/python3 "$BIDIR" server 5203 3 > /tmp/bidir.srv 2>&1 &
+bs=$!
+sleep 0.5
+cli=$(topo_exec s1 timeout 30 /usr/bin/python3 "$BIDIR" client "$TOPO_RCV_IP" 5203 2>&1)
+wait $bs
+srv=$(cat /tmp/bidir.srv)
+topo_exec r ethtool -K r-eth0 tx on > /dev/null 2>&1
+same=0
+[ "$(echo "$srv" | wc -w)" = 2 ] && [ "$srv" = "$cli" ] && same=1
+ktap_diag "bidir: r sent '$srv', s1 got '$cli'; r options on data +$(($(ctr r opts_sent_data) - d0)), data without room +$(($(ctr r opts_data_no_fit) - n0))"
+ktap_expect "data both ways: every byte the receiver sent arrived intact" \
+	"$same == 1"
+ktap_expect "... its small data segments carried the option, its full ones did not" \
+	"$(ctr r opts_sent_data) - $d0 > 50 && $(ctr r opts_data_no_fit) - $n0 > 0"
+ktap_expect "... and the sender parsed them, nothing malformed or out of window" \
+	"$(ctr s1 opts_parsed) > $p0 && $(ctr s1 opts_out_of_window) == $o0 && $(ctr s1 opts_malformed) == $m0"
 
 # TSO off at the sender: every segment tagged on its own
 topo_exec s1 ethtool -K s1-eth0 tso off gso off > /dev/null 2>&1
