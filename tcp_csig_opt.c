@@ -843,7 +843,16 @@ static unsigned int csig_in(void *priv, struct sk_buff *skb,
 	spin_lock_bh(&f->lock);
 	for (i = 0; i < n; i++) {
 		unsigned int t = sm[i].type & (NTYPES - 1);
+		struct csig_sample *o = &f->tx[t].s;
 
+		/*
+		 * A repeat of the sample kept is no news: its arrival time
+		 * stays that of the first reflection, so that a consumer
+		 * sees each of the receiver's tags once (HPCC's tau).
+		 */
+		if (!sm[i].fresh && (f->tx_valid & (1U << t)) &&
+		    o->format == sm[i].format && o->s == sm[i].s && o->lm == sm[i].lm)
+			continue;
 		f->tx[t].s = sm[i];
 		f->tx[t].t_ns = ktime_get_ns();
 		f->tx[t].ack_seq = ntohl(th->ack_seq);

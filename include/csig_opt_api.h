@@ -21,7 +21,9 @@ struct sock;
 
 struct csig_opt_sample {
 	struct csig_sample s;	/* format, type, S, LM as the tag carried them */
-	u64	t_ns;		/* arrival, ktime_get_ns() */
+	u64	t_ns;		/* arrival, ktime_get_ns(); a repeat (N = 0)
+				 * of the same value keeps the first's
+				 */
 	u32	ack_seq;	/* the ACK number of the segment that carried it */
 	u32	seq;		/* and its sequence number */
 };
