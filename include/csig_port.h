@@ -176,6 +176,9 @@ struct csig_port_state {
 	__u64	win_tx;		/* bytes transmitted at win_start */
 	__u64	rate_kbps;	/* tx rate of the last full window */
 	__u64	trace_head;	/* records written to csig_trace */
+	__u64	d_win;		/* ns of queue found by the packet that
+				 * closed the last rate window
+				 */
 };
 
 /* ns the link needs for @len bytes */
@@ -198,9 +201,25 @@ static inline __u64 csig_port_bytes(const struct csig_port_cfg *c, __u64 d)
  * The signals of a port whose model holds @q bytes and measured @rate_kbps,
  * in canonical units (include/csig.h): ABW = C - txRate, ABW/C,
  * PD = q / C (the delay of a packet that arrives now: the queue ahead of it
- * plus itself), U = q / (C * T) + txRate / C.  64-bit arithmetic without
+ * plus itself), U = q / (C * T) + txRate / C.  For U the caller passes
+ * csig_port_u_queue(): HPCC++'s noise filter, min(qlen, qlen') (draft-miao
+ * figure 2, line 5), which a sender cannot apply once q and the rate are
+ * summed in one signal.  64-bit arithmetic without
  * overflow within the configuration limits (q below 2^40 bytes).
  */
+/*
+ * The queue term of U: the smaller of the queue found now (@q bytes) and
+ * the one found when the last rate window closed, an interval earlier,
+ * so that a transient burst shorter than the interval does not count.
+ */
+static inline __u64 csig_port_u_queue(const struct csig_port_cfg *c,
+				      const struct csig_port_state *m, __u64 q)
+{
+	__u64 qw = csig_port_bytes(c, m->d_win);
+
+	return qw < q ? qw : q;
+}
+
 static inline __u32 csig_sat32(__u64 v)
 {
 	return v > 0xffffffffULL ? 0xffffffffU : (__u32)v;

@@ -198,6 +198,7 @@ static void seed_state(__u64 d_ns, __u64 arrived, __u64 rate_kbps,
 	m.rate_kbps = rate_kbps;
 	m.win_start = win_start;
 	m.win_tx = win_tx;
+	m.d_win = ~0ULL;	/* U's queue filter off */
 	bpf_map__update_elem(skel->maps.csig_state, &zero, sizeof(zero), &m,
 			     sizeof(m), 0);
 }
@@ -570,6 +571,28 @@ static void t_model(void)
 	       "model: the window's rate is the bytes transmitted over its length (%llu kbit/s)",
 	       (unsigned long long)m.rate_kbps);
 
+	/* U's queue term: the smaller of now's and the last window's */
+	build(&in, 0, CSIG_FMT_EXPANDED, CSIG_T_U, 0, 0, 0, L4_TCP_DATA, 100);
+	seed(60000, 100000);
+	{
+		struct csig_port_state z;
+		struct csig_fields fl;
+		__u32 zero = 0, want;
+
+		state(&z);
+		z.d_win = q_ns(10000);	/* 10 KB when the window closed */
+		bpf_map__update_elem(skel->maps.csig_state, &zero, sizeof(zero),
+				     &z, sizeof(z), 0);
+		run(skel->progs.csig_transit, &in, &r, 1);
+		read_tag(&r.out, 12, CSIG_FMT_EXPANDED, &fl);
+		want = csig_encode(&cfg()->quant, CSIG_FMT_EXPANDED, CSIG_T_U,
+				   csig_port_signal(cfg(), CSIG_T_U,
+						    csig_port_bytes(cfg(), q_ns(10000)), 100000));
+		tap_ok(fl.s == want,
+		       "model: U's queue term is min(q now 60 KB, q when the window closed 10 KB): S %u",
+		       fl.s);
+	}
+
 	/* a GSO packet counts each segment's headers */
 	build(&in, 0, CSIG_FMT_COMPACT, CSIG_T_PD, 0, 0, 0, L4_TCP_DATA, 200);
 	memset(&ctx, 0, sizeof(ctx));
@@ -582,6 +605,10 @@ static void t_model(void)
 	state(&m);
 	tap_eq_u64(m.arrived, in.len + 3 * (12 + 4 + 2 + 20 + 20),
 		   "model: a 4-segment GSO packet is its length plus 3 more copies of its headers");
+	tap_ok(m.d_last == csig_port_svc_ns(cfg(), 12 + 4 + 2 + 20 + 20 + 50) &&
+	       m.t_free == T0 + csig_port_svc_ns(cfg(), m.arrived),
+	       "model: ... it finds the queue of its first frame (%llu ns), and leaves all of it",
+	       (unsigned long long)m.d_last);
 }
 
 static void t_strip(void)

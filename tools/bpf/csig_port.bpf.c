@@ -181,14 +181,16 @@ static __always_inline __u32 tcp_hdr_len(struct __sk_buff *skb, __u32 l3,
 /*
  * The bytes a packet occupies on the link: a GSO packet leaves as
  * gso_segs frames, each with its own copy of the headers (as
- * qdisc_pkt_len_init() counts it).
+ * qdisc_pkt_len_init() counts it).  *first is the bytes of its first
+ * frame (all of them for a packet that is not GSO).
  */
 static __always_inline __u64 wire_len(struct __sk_buff *skb, int tagged,
-				      __u32 off, __u32 fmt)
+				      __u32 off, __u32 fmt, __u64 *first)
 {
 	__u32 segs = skb->gso_segs, l3, hdr;
 	__be16 proto;
 
+	*first = skb->len;
 	if (segs <= 1)
 		return skb->len;
 	l3 = tagged ? off + tag_len(fmt) : ETH_ALEN_2;
@@ -197,29 +199,38 @@ static __always_inline __u64 wire_len(struct __sk_buff *skb, int tagged,
 	hdr = tcp_hdr_len(skb, l3 + 2, proto);
 	if (segs > 0xffff)
 		segs = 0xffff;
+	if (hdr && skb->gso_size && hdr + skb->gso_size < skb->len)
+		*first = hdr + skb->gso_size;
 	return skb->len + (__u64)(segs - 1) * hdr;
 }
 
 /*
  * The port model (include/csig_port.h): t_free = max(t_free, now) + len / C
  * by compare-and-exchange, so ports on several CPUs need no lock.  Returns
- * the queue this packet found, itself included, in ns of delay (*d) and the
- * tx rate.  The rate window is closed by the first packet past its end,
- * which wins the compare-and-exchange of win_start.
+ * the queue this packet found, its first frame included (@first bytes), in
+ * ns of delay (*d) and the tx rate.  A GSO packet's later frames queue
+ * behind its first: counting them would have every super-packet report
+ * its own burst as a queue (64 KB is 2.6 ms at 200 Mbit/s).  The rate
+ * window is closed by the first packet past its end, which wins the
+ * compare-and-exchange of win_start.
  */
 static __always_inline void model_update(struct csig_port_state *m,
 					 struct csig_port_stats *st,
-					 __u64 now, __u64 len,
+					 __u64 now, __u64 len, __u64 first,
 					 __u64 *d, __u64 *rate)
 {
-	__u64 svc, old = 0, base, new = 0, arrived, ws, w, i;
+	__u64 svc, svc1, old = 0, base = 0, new = 0, arrived, ws, w, i;
 	__u32 b;
 
-	if (csig_cfg.byte_ns_q24)
+	if (csig_cfg.byte_ns_q24) {
 		svc = csig_port_svc_ns(&csig_cfg, len);
-	else
+		svc1 = csig_port_svc_ns(&csig_cfg, first);
+	} else {
 		svc = csig_cfg.capacity_kbps ?
 		      len * 8000000ULL / csig_cfg.capacity_kbps : 0;
+		svc1 = csig_cfg.capacity_kbps ?
+		       first * 8000000ULL / csig_cfg.capacity_kbps : 0;
+	}
 	for (i = 0; i < 4; i++) {
 		old = m->t_free;
 		base = old > now ? old : now;
@@ -228,7 +239,7 @@ static __always_inline void model_update(struct csig_port_state *m,
 			break;
 	}
 	arrived = __sync_fetch_and_add(&m->arrived, len);
-	*d = new > now ? new - now : 0;
+	*d = base - now + svc1;
 	m->d_last = *d;
 	if (*d > m->d_max)
 		m->d_max = *d;
@@ -256,6 +267,7 @@ static __always_inline void model_update(struct csig_port_state *m,
 			bytes = 1ULL << 40;
 		m->rate_kbps = bytes * 8000000ULL / w;
 		m->win_tx = tx;
+		m->d_win = *d;
 	}
 	*rate = m->rate_kbps;
 }
@@ -321,6 +333,8 @@ static __always_inline void transit_tag(struct __sk_buff *skb,
 		count(st, CSIG_C_TYPE_OFF);
 		return;
 	}
+	if (type == CSIG_T_U)
+		q = csig_port_u_queue(&csig_cfg, m, q);
 	value = csig_port_signal(&csig_cfg, type, q, rate);
 	local = csig_encode(&csig_cfg.quant, fmt, type, value);
 	if (!csig_should_replace(type, s, local)) {
@@ -363,7 +377,7 @@ int csig_transit(struct __sk_buff *skb)
 	struct csig_port_stats *st = stats();
 	struct csig_port_state *m;
 	__u32 zero = 0, off = 0, fmt = 0;
-	__u64 now, d = 0, rate = 0;
+	__u64 now, d = 0, rate = 0, len, first;
 	int tag;
 
 	count(st, CSIG_C_PKTS);
@@ -372,8 +386,8 @@ int csig_transit(struct __sk_buff *skb)
 	m = bpf_map_lookup_elem(&csig_state, &zero);
 	if (!m)
 		return TC_ACT_OK;
-	model_update(m, st, now, wire_len(skb, tag == TAG_FOUND, off, fmt),
-		     &d, &rate);
+	len = wire_len(skb, tag == TAG_FOUND, off, fmt, &first);
+	model_update(m, st, now, len, first, &d, &rate);
 	if (tag != TAG_FOUND)
 		return TC_ACT_OK;
 	count(st, CSIG_C_TAGGED);
