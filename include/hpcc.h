@@ -1,0 +1,301 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * HPCC++ (draft-miao-iccrg-hpccplus-01, section 4.2): the algorithm, in C
+ * that compiles in the kernel (tcp_hpcc.c) and in userspace
+ * (selftests/unit/test_hpcc.c).  No allocation, no floating point, no
+ * kernel or libc dependency.
+ *
+ * Units:
+ *   U, u, eta   fractions with HPCC_FRAC_SHIFT (20) fractional bits, the
+ *               unit of the CSIG U and ABW/C signals (include/csig.h)
+ *   W, Wc, W_ai bytes
+ *   T, ts, tau  nanoseconds
+ *   B           bytes per second
+ *
+ * The draft's figures map onto these functions line by line:
+ *   MeasureInflight (lines 1-10)  hpcc_measure_links() with per-link
+ *                                 telemetry, hpcc_measure_u() with a path
+ *                                 u the switches already aggregated (CSIG
+ *                                 U, max over the path)
+ *   ComputeWind (lines 11-20)     hpcc_compute_wind()
+ *   NewAck (lines 21-27)          hpcc_new_ack(), hpcc_rate()
+ * Departures (Documentation/tcp_hpcc.rst): W is clamped to [w_min, w_max]
+ * before it is used or committed; U = 0 in the multiplicative branch is
+ * read as the smallest non-zero U; a link whose two samples share a
+ * timestamp (zero interval) gives no u.
+ */
+#ifndef _HPCC_H
+#define _HPCC_H
+
+#include <linux/types.h>
+
+#define HPCC_FRAC_SHIFT		20
+#define HPCC_FRAC_ONE		0x100000U	/* 1 << HPCC_FRAC_SHIFT */
+#define HPCC_NSEC_PER_SEC	1000000000ULL
+
+/* Figure 3's parameters, in the units above. */
+struct hpcc_params {
+	__u64	t_ns;		/* T: known baseline RTT */
+	__u32	eta;		/* target utilisation (0.95 by default) */
+	__u32	max_stage;	/* additive increases before an MI step */
+	__u32	w_ai;		/* W_ai: additive increase, bytes */
+	__u32	w_min;		/* departure: W never below ... */
+	__u32	w_max;		/* ... or above these, bytes */
+};
+
+/* Figure 2's per-flow variables. */
+struct hpcc_state {
+	__u64	last_ts;	/* the u sample's time (hpcc_measure_u) */
+	__u32	U;		/* EWMA of the normalised inflight */
+	__u32	W;		/* window, bytes */
+	__u32	wc;		/* Wc: reference window, bytes */
+	__u32	inc_stage;	/* additive increases since the last MI/MD */
+	__u32	last_update_seq;
+	__u8	have_sample;	/* a first sample was recorded */
+	__u8	committed;	/* the last hpcc_new_ack() updated Wc */
+	__u8	mi;		/* ... and took the multiplicative branch */
+};
+
+/* One link's telemetry (figure 2): what a switch writes for its port. */
+struct hpcc_link {
+	__u64	ts;		/* ns */
+	__u64	tx_bytes;	/* bytes sent by the port, at ts */
+	__u64	bw;		/* B, bytes per second */
+	__u32	qlen;		/* bytes queued at ts */
+};
+
+static inline __u32 hpcc_clamp_w(const struct hpcc_params *p, __u64 w)
+{
+	if (w < p->w_min)
+		return p->w_min;
+	if (w > p->w_max)
+		return p->w_max;
+	return (__u32)w;
+}
+
+static inline void hpcc_state_init(struct hpcc_state *st,
+				   const struct hpcc_params *p, __u32 w_init,
+				   __u32 seq)
+{
+	st->last_ts = 0;
+	st->U = 0;
+	st->W = hpcc_clamp_w(p, w_init);
+	st->wc = st->W;
+	st->inc_stage = 0;
+	st->last_update_seq = seq;
+	st->have_sample = 0;
+	st->committed = 0;
+	st->mi = 0;
+}
+
+/*
+ * Line 9: U = (1 - tau/T) * U + tau/T * u, tau already capped at T
+ * (line 8).  A T of 0 is read as tau == T.
+ */
+static inline __u32 hpcc_ewma(__u32 U, __u32 u, __u64 tau, __u64 t)
+{
+	if (!t || tau >= t)
+		return u;
+	return (__u32)(((__u64)U * (t - tau) + (__u64)u * tau) / t);
+}
+
+/*
+ * Lines 4-5 for one link: txRate = dTxBytes / dts and
+ * u' = min(qlen, qlen') / (B * T) + txRate / B, in HPCC_FRAC.  Returns
+ * -1 (no u) for a zero or negative interval or a zero B.
+ */
+static inline int hpcc_link_u(const struct hpcc_link *now,
+			      const struct hpcc_link *prev, __u64 t_ns,
+			      __u32 *u, __u64 *tau)
+{
+	__u64 dt, q, rate, bdp, v;
+
+	if (now->ts <= prev->ts || !now->bw)
+		return -1;
+	dt = now->ts - prev->ts;
+	q = now->qlen < prev->qlen ? now->qlen : prev->qlen;
+	/* txRate in bytes/s: exact for up to 18 GB between two samples */
+	rate = (now->tx_bytes - prev->tx_bytes) * HPCC_NSEC_PER_SEC / dt;
+	/* B * T in bytes, split so that it stays within 64 bits */
+	bdp = now->bw / HPCC_NSEC_PER_SEC * t_ns +
+	      now->bw % HPCC_NSEC_PER_SEC * t_ns / HPCC_NSEC_PER_SEC;
+	v = (rate << HPCC_FRAC_SHIFT) / now->bw;
+	if (q)
+		v += bdp ? (q << HPCC_FRAC_SHIFT) / bdp : 0xffffffffULL;
+	*u = v > 0xffffffffULL ? 0xffffffffU : (__u32)v;
+	*tau = dt;
+	return 0;
+}
+
+/*
+ * MeasureInflight (lines 1-10) over @n links: the largest u' and its
+ * interval, tau capped at T, then the EWMA.  @prev is the L of line 27
+ * and becomes @now.  The first call only records (there is no previous
+ * sample to take differences from); links with no u (zero interval) are
+ * skipped, and when none gives one U is unchanged.
+ */
+static inline __u32 hpcc_measure_links(struct hpcc_state *st,
+				       const struct hpcc_params *p,
+				       const struct hpcc_link *now,
+				       struct hpcc_link *prev, unsigned int n)
+{
+	__u32 u = 0, ui;
+	__u64 tau = 0, ti;
+	unsigned int i;
+	int any = 0;
+
+	if (st->have_sample) {
+		for (i = 0; i < n; i++) {
+			if (hpcc_link_u(&now[i], &prev[i], p->t_ns, &ui, &ti))
+				continue;
+			if (!any || ui > u) {
+				u = ui;
+				tau = ti;
+			}
+			any = 1;
+		}
+		if (any) {
+			if (tau > p->t_ns)
+				tau = p->t_ns;
+			st->U = hpcc_ewma(st->U, u, tau, p->t_ns);
+		}
+	}
+	for (i = 0; i < n; i++)
+		prev[i] = now[i];
+	st->have_sample = 1;
+	return st->U;
+}
+
+/*
+ * MeasureInflight when the path already reported u = max_i(u'_i) (CSIG's
+ * U signal: each switch wrote max(its U, the tag's), with line 5's
+ * min(qlen, qlen') applied to its queue term), sampled at @ts: tau is the
+ * interval since the previous sample, capped at T (line 8), then the EWMA
+ * (line 9).  The first sample only records its time; a sample no later
+ * than the previous one (zero interval) changes nothing.
+ */
+static inline __u32 hpcc_measure_u(struct hpcc_state *st,
+				   const struct hpcc_params *p, __u32 u,
+				   __u64 ts)
+{
+	__u64 tau;
+
+	if (!st->have_sample) {
+		st->have_sample = 1;
+		st->last_ts = ts;
+		return st->U;
+	}
+	if (ts <= st->last_ts)
+		return st->U;
+	tau = ts - st->last_ts;
+	st->last_ts = ts;
+	if (tau > p->t_ns)
+		tau = p->t_ns;
+	st->U = hpcc_ewma(st->U, u, tau, p->t_ns);
+	return st->U;
+}
+
+/*
+ * ComputeWind (lines 11-20).  The multiplicative step W = Wc / (U / eta)
+ * + W_ai when U >= eta or incStage >= maxStage, else the additive
+ * W = Wc + W_ai; Wc and incStage change only when @update_wc.
+ */
+static inline __u32 hpcc_compute_wind(struct hpcc_state *st,
+				      const struct hpcc_params *p,
+				      int update_wc)
+{
+	__u64 w;
+
+	if (st->U >= p->eta || st->inc_stage >= p->max_stage) {
+		__u32 u = st->U ? st->U : 1;
+
+		w = (__u64)st->wc * p->eta / u + p->w_ai;
+		st->W = hpcc_clamp_w(p, w);
+		st->mi = 1;
+		if (update_wc) {
+			st->inc_stage = 0;
+			st->wc = st->W;
+		}
+	} else {
+		w = (__u64)st->wc + p->w_ai;
+		st->W = hpcc_clamp_w(p, w);
+		st->mi = 0;
+		if (update_wc) {
+			st->inc_stage++;
+			st->wc = st->W;
+		}
+	}
+	st->committed = !!update_wc;
+	return st->W;
+}
+
+/*
+ * NewAck (lines 21-26) after MeasureInflight: Wc is committed when the
+ * ACK passes lastUpdateSeq, which then becomes snd_nxt, so at most once
+ * per round trip.  Sequence numbers compare modulo 2^32.
+ */
+static inline __u32 hpcc_new_ack(struct hpcc_state *st,
+				 const struct hpcc_params *p, __u32 ack_seq,
+				 __u32 snd_nxt)
+{
+	int commit = (__s32)(ack_seq - st->last_update_seq) > 0;
+
+	hpcc_compute_wind(st, p, commit);
+	if (commit)
+		st->last_update_seq = snd_nxt;
+	return st->W;
+}
+
+/* Line 27: R = W / T, bytes per second. */
+static inline __u64 hpcc_rate(__u32 w, __u64 t_ns)
+{
+	if (!t_ns)
+		return ~0ULL;
+	return (__u64)w * HPCC_NSEC_PER_SEC / t_ns;
+}
+
+/* The rule of thumb of section 5: W_ai = W_init * (1 - eta) / N. */
+static inline __u32 hpcc_default_w_ai(__u32 w_init, __u32 eta, __u32 n)
+{
+	__u64 w;
+
+	if (!n)
+		n = 1;
+	if (eta >= HPCC_FRAC_ONE)
+		return 1;
+	w = ((__u64)w_init * (HPCC_FRAC_ONE - eta) >> HPCC_FRAC_SHIFT) / n;
+	return w ? (__u32)w : 1;
+}
+
+/*
+ * Per-socket state as tcp_hpcc reports it: the get_info() answer to
+ * INET_DIAG (attribute HPCC_DIAG_ATTR, asked for with INET_DIAG_INFO or
+ * INET_DIAG_VEGASINFO in idiag_ext) and to getsockopt(TCP_CC_INFO).  20
+ * bytes, the size of the kernel's union tcp_cc_info.  HPCC_DIAG_ATTR is
+ * above every INET_DIAG_* the kernel defines, so ss ignores it;
+ * tools/hpccstat reads it.
+ */
+#define HPCC_DIAG_ATTR		0x3c01
+
+enum {
+	HPCC_DIAG_SRC_FALLBACK	= 0,	/* no telemetry: Reno */
+	HPCC_DIAG_SRC_U		= 1,	/* the CSIG U signal */
+	HPCC_DIAG_SRC_STD	= 2,	/* PD and ABW/C */
+};
+
+#define HPCC_DIAG_F_NEGOTIATED	0x1	/* the connection negotiated CSIG */
+#define HPCC_DIAG_F_SAMPLED	0x2	/* a sample has been recorded */
+#define HPCC_DIAG_F_MI		0x4	/* last update: multiplicative branch */
+
+struct hpcc_diag_info {
+	__u32	u;		/* U, HPCC_FRAC units */
+	__u32	w;		/* W, bytes */
+	__u32	wc;		/* Wc, bytes */
+	__u32	t_us;		/* T in use, us */
+	__u8	inc_stage;
+	__u8	source;		/* HPCC_DIAG_SRC_* */
+	__u8	flags;		/* HPCC_DIAG_F_* */
+	__u8	pad;
+};
+
+#endif /* _HPCC_H */
