@@ -1,0 +1,542 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tcp_hpcc: HPCC++ (draft-miao-iccrg-hpccplus-01) as a TCP congestion
+ * control, driven by CSIG telemetry that tcp_csig_opt reflects.
+ *
+ * The algorithm is include/hpcc.h (MeasureInflight, ComputeWind, NewAck),
+ * the same code the userspace unit tests run.  This file feeds it: on
+ * every ACK it takes the newest CSIG sample of the connection
+ * (csig_opt_read()), turns it into the path's normalised inflight u, runs
+ * MeasureInflight when the sample is new and NewAck always, and sets the
+ * window W (snd_cwnd, rounded up to whole segments) and the rate W / T
+ * (sk_pacing_rate; TCP paces internally when no fq qdisc does).
+ *
+ * Inputs: the CSIG U signal (the path maximum of q / (C T) + txRate / C,
+ * written by the data plane's switch ports), or the draft's standard
+ * signals max(PD) and min(ABW/C), from which u = PD / T + 1 - ABW/C.
+ * Without telemetry (no negotiation, tags stripped, samples older than
+ * stale_rtts round trips) the flow falls back to Reno, counted, and comes
+ * back when samples do.
+ *
+ * Documentation/tcp_hpcc.rst maps this to the draft line by line.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/module.h>
+#include <linux/inet_diag.h>
+#include <linux/proc_fs.h>
+#include <linux/seq_file.h>
+#include <net/tcp.h>
+#include <net/netns/generic.h>
+
+#include "csig.h"
+#include "csig_opt_api.h"
+#include "hpcc.h"
+
+#define CREATE_TRACE_POINTS
+#include "tcp_hpcc_trace.h"
+
+/*
+ * Parameters.  Each is an unsigned value with its range; a write outside
+ * it is refused with a message and leaves the old value.
+ */
+struct range_param {
+	unsigned int val, lo, hi;
+};
+
+static int range_set(const char *val, const struct kernel_param *kp)
+{
+	struct range_param *r = kp->arg;
+	unsigned int v;
+	int err = kstrtouint(val, 0, &v);
+
+	if (err)
+		return err;
+	if (v < r->lo || v > r->hi) {
+		pr_err("%s must be in [%u, %u], not %u\n", kp->name, r->lo, r->hi, v);
+		return -EINVAL;
+	}
+	WRITE_ONCE(r->val, v);
+	return 0;
+}
+
+static int range_get(char *buf, const struct kernel_param *kp)
+{
+	const struct range_param *r = kp->arg;
+
+	return sysfs_emit(buf, "%u\n", READ_ONCE(r->val));
+}
+
+static const struct kernel_param_ops range_ops = {
+	.set = range_set,
+	.get = range_get,
+};
+
+static struct range_param base_rtt_us = { 0, 0, 1000000 };
+module_param_cb(base_rtt_us, &range_ops, &base_rtt_us, 0644);
+MODULE_PARM_DESC(base_rtt_us,
+		 "T, the known baseline RTT, us; 0: the flow's min RTT (0..1000000, default 0)");
+static struct range_param eta = { 95, 50, 100 };
+module_param_cb(eta, &range_ops, &eta, 0644);
+MODULE_PARM_DESC(eta, "target utilisation eta, per cent (50..100, default 95)");
+static struct range_param max_stage = { 5, 0, 100 };
+module_param_cb(max_stage, &range_ops, &max_stage, 0644);
+MODULE_PARM_DESC(max_stage,
+		 "additive increases before a multiplicative step (0..100, default 5)");
+static struct range_param w_ai = { 0, 0, 16 << 20 };
+module_param_cb(w_ai, &range_ops, &w_ai, 0644);
+MODULE_PARM_DESC(w_ai,
+		 "additive increase W_ai, bytes; 0: W_init * (1 - eta) / nflows (0..16 MiB, default 0)");
+static struct range_param nflows = { 16, 1, 65536 };
+module_param_cb(nflows, &range_ops, &nflows, 0644);
+MODULE_PARM_DESC(nflows,
+		 "N of the W_ai rule of thumb: concurrent flows expected per link (1..65536, default 16)");
+static struct range_param line_rate_mbps = { 10000, 1, 4000000 };
+module_param_cb(line_rate_mbps, &range_ops, &line_rate_mbps, 0644);
+MODULE_PARM_DESC(line_rate_mbps,
+		 "line rate, Mbit/s: W_init = line rate * T, pacing at most this (1..4000000, default 10000)");
+static struct range_param pacing_shift = { 12, 8, 16 };
+module_param_cb(pacing_shift, &range_ops, &pacing_shift, 0644);
+MODULE_PARM_DESC(pacing_shift,
+		 "sk_pacing_shift of hpcc sockets: TSO bursts of rate / 2^shift seconds (8..16, default 12)");
+static struct range_param stale_rtts = { 4, 1, 1000 };
+module_param_cb(stale_rtts, &range_ops, &stale_rtts, 0644);
+MODULE_PARM_DESC(stale_rtts,
+		 "telemetry older than this many RTTs, a window acked since, is stale (1..1000, default 4)");
+
+enum { IN_AUTO, IN_U, IN_STD };
+static const char * const input_names[] = { "auto", "u", "std" };
+static unsigned int input = IN_AUTO;
+
+static int input_set(const char *val, const struct kernel_param *kp)
+{
+	int i = sysfs_match_string(input_names, val);
+
+	if (i < 0) {
+		pr_err("input must be auto, u or std\n");
+		return -EINVAL;
+	}
+	WRITE_ONCE(input, i);
+	return 0;
+}
+
+static int input_get(char *buf, const struct kernel_param *kp)
+{
+	return sysfs_emit(buf, "%s\n", input_names[input]);
+}
+
+static const struct kernel_param_ops input_ops = {
+	.set = input_set,
+	.get = input_get,
+};
+module_param_cb(input, &input_ops, NULL, 0644);
+MODULE_PARM_DESC(input,
+		 "telemetry: u (CSIG U), std (PD and ABW/C) or auto (U when present, default)");
+
+/* Per-namespace counters: /proc/net/tcp_hpcc. */
+enum {
+	C_FLOWS,		/* flows that started with telemetry (negotiated) */
+	C_FLOWS_NO_CSIG,	/* ... without: Reno from the start */
+	C_SAMPLES_U,		/* new U samples taken into MeasureInflight */
+	C_SAMPLES_STD,		/* new PD / ABW/C samples taken */
+	C_COMMITS,		/* Wc committed (NewAck past lastUpdateSeq) */
+	C_COMMITS_MI,		/* ... by the multiplicative branch */
+	C_FALLBACKS,		/* telemetry went stale: fell back to Reno */
+	C_RESUMES,		/* telemetry came back after a fallback */
+	C_FALLBACK_ACKS,	/* ACKs handled by the fallback */
+	C_NR,
+};
+
+static const char * const counter_names[C_NR] = {
+	"flows", "flows_no_csig", "samples_u", "samples_std", "commits",
+	"commits_mi", "fallbacks", "resumes", "fallback_acks",
+};
+
+struct hpcc_net {
+	atomic64_t c[C_NR];
+};
+
+static unsigned int hpcc_net_id;
+
+static void count(const struct sock *sk, int i)
+{
+	struct hpcc_net *hn = net_generic(sock_net(sk), hpcc_net_id);
+
+	atomic64_inc(&hn->c[i]);
+}
+
+enum { SRC_NONE, SRC_U, SRC_STD };
+static const char * const src_names[] = { "fallback", "u", "std" };
+
+/* Per-socket state, in icsk_ca_priv. */
+struct hpcc {
+	struct hpcc_state st;
+	u64	info_ns;	/* newest telemetry (or the flow's start) */
+	u64	seen_ns[2];	/* arrival of the samples used: U or PD, ABW/C */
+	u32	info_delivered;	/* tp->delivered at info_ns */
+	u32	w_ai;		/* this flow's W_ai, bytes */
+	u32	pd_last;	/* the previous PD sample, ns (input std) */
+	u8	negotiated;
+	u8	fallback;	/* Reno now; SRC_* of the last sample */
+	u8	source;
+};
+
+static const struct csig_quant quant = CSIG_DEFAULT_QUANT_INIT;
+
+/* T of this flow, ns: the parameter, else the flow's min RTT. */
+static u64 hpcc_t_ns(const struct sock *sk)
+{
+	const struct tcp_sock *tp = tcp_sk(sk);
+	u32 us = READ_ONCE(base_rtt_us.val);
+
+	if (!us) {
+		us = tcp_min_rtt(tp);
+		if (us == ~0U || !us)
+			us = tp->srtt_us ? tp->srtt_us >> 3 : USEC_PER_MSEC;
+	}
+	return (u64)us * NSEC_PER_USEC;
+}
+
+/*
+ * Line rate * @rtt_ns, bytes, within what the socket can use: W_init with
+ * T, and the most W may be with the flow's current RTT.
+ */
+static u32 hpcc_w_line(const struct sock *sk, u64 rtt_ns)
+{
+	const struct tcp_sock *tp = tcp_sk(sk);
+	u64 w = (u64)READ_ONCE(line_rate_mbps.val) * 125000 * rtt_ns / NSEC_PER_SEC;
+	u64 cap = (u64)tp->snd_cwnd_clamp * tp->mss_cache;
+
+	w = min(w, cap);
+	return (u32)clamp_t(u64, w, 2 * tp->mss_cache, U32_MAX);
+}
+
+/*
+ * The algorithm's parameters for this flow now.  W is bounded by what
+ * the line rate can keep in flight over the flow's RTT (max(T, srtt)):
+ * where the round trip is longer than T (host delays under load), a W of
+ * line rate * T could not fill the path, and U still decides below that.
+ */
+static void hpcc_params(const struct sock *sk, const struct hpcc *ca,
+			struct hpcc_params *p)
+{
+	const struct tcp_sock *tp = tcp_sk(sk);
+	u32 mss = tp->mss_cache;
+
+	p->t_ns = hpcc_t_ns(sk);
+	p->eta = READ_ONCE(eta.val) * HPCC_FRAC_ONE / 100;
+	p->max_stage = READ_ONCE(max_stage.val);
+	p->w_ai = ca->w_ai;
+	p->w_min = max(mss / 8, 64U);
+	p->w_max = max(hpcc_w_line(sk, max_t(u64, p->t_ns, (u64)(tp->srtt_us >> 3) *
+					     NSEC_PER_USEC)), p->w_min);
+}
+
+/* R = W / T, at most the line rate. */
+static u64 hpcc_pacing(u32 w, u64 t_ns)
+{
+	return min(hpcc_rate(w, t_ns), (u64)READ_ONCE(line_rate_mbps.val) * 125000);
+}
+
+static void hpcc_set_pacing(struct sock *sk, u64 rate)
+{
+	WRITE_ONCE(sk->sk_pacing_rate, min_t(u64, rate, READ_ONCE(sk->sk_max_pacing_rate)));
+}
+
+static void hpcc_init(struct sock *sk)
+{
+	struct tcp_sock *tp = tcp_sk(sk);
+	struct hpcc *ca = inet_csk_ca(sk);
+	struct hpcc_params p;
+	u32 w_init;
+
+	memset(ca, 0, sizeof(*ca));
+	ca->negotiated = csig_opt_negotiated(sk);
+	ca->info_ns = ktime_get_ns();
+	ca->info_delivered = tp->delivered;
+	cmpxchg(&sk->sk_pacing_status, SK_PACING_NONE, SK_PACING_NEEDED);
+	/*
+	 * Small TSO bursts: a switch sees a super-packet's frames back to
+	 * back, and its queue signal the burst (HPCC assumes per-packet
+	 * pacing).  TCP's default shift of 10 sends ~1 ms of data at once.
+	 */
+	WRITE_ONCE(sk->sk_pacing_shift, READ_ONCE(pacing_shift.val));
+	if (!ca->negotiated) {
+		/* Reno from TCP's initial window */
+		ca->fallback = 1;
+		count(sk, C_FLOWS_NO_CSIG);
+		return;
+	}
+	count(sk, C_FLOWS);
+	/* flows start at line rate: W_init = line rate * T */
+	w_init = hpcc_w_line(sk, hpcc_t_ns(sk));
+	hpcc_params(sk, ca, &p);
+	ca->w_ai = READ_ONCE(w_ai.val) ?: hpcc_default_w_ai(w_init, p.eta, READ_ONCE(nflows.val));
+	p.w_ai = ca->w_ai;
+	hpcc_state_init(&ca->st, &p, w_init, tp->snd_una);
+	tcp_snd_cwnd_set(tp, max(DIV_ROUND_UP(ca->st.W, tp->mss_cache), 2U));
+	tp->snd_ssthresh = tcp_snd_cwnd(tp);
+	hpcc_set_pacing(sk, hpcc_pacing(ca->st.W, p.t_ns));
+}
+
+/*
+ * The newest sample of the configured input.  Returns the SRC_* it came
+ * from and sets *u and *ts when it is one not used before, else 0.
+ */
+static int hpcc_sample(const struct sock *sk, struct hpcc *ca, u64 t_ns,
+		       u32 *u, u64 *ts)
+{
+	unsigned int in = READ_ONCE(input);
+	struct csig_opt_sample a, b;
+
+	if (in != IN_STD && !csig_opt_read(sk, CSIG_T_U, &a)) {
+		if (a.t_ns == ca->seen_ns[0] && ca->source == SRC_U)
+			return 0;
+		ca->seen_ns[0] = a.t_ns;
+		*u = csig_decode(&quant, a.s.format, CSIG_T_U, a.s.s);
+		*ts = a.t_ns;
+		return SRC_U;
+	}
+	if (in == IN_U)
+		return 0;
+	/* u = max(PD) / T + 1 - min(ABW/C): both must be there */
+	if (csig_opt_read(sk, CSIG_T_PD, &a) || csig_opt_read(sk, CSIG_T_ABWC, &b))
+		return 0;
+	if (a.t_ns == ca->seen_ns[0] && b.t_ns == ca->seen_ns[1] &&
+	    ca->source == SRC_STD)
+		return 0;
+	ca->seen_ns[0] = a.t_ns;
+	ca->seen_ns[1] = b.t_ns;
+	{
+		u64 pd = csig_decode(&quant, a.s.format, CSIG_T_PD, a.s.s);
+		u64 abwc = csig_decode(&quant, b.s.format, CSIG_T_ABWC, b.s.s);
+		u64 v;
+
+		/* line 5's min(qlen, qlen'), on the delay: PD = qlen / C */
+		v = min_t(u64, pd, ca->pd_last);
+		ca->pd_last = min_t(u64, pd, U32_MAX);
+		v = t_ns ? div64_u64(v << HPCC_FRAC_SHIFT, t_ns) : U32_MAX;
+
+		v += HPCC_FRAC_ONE - min_t(u64, abwc, HPCC_FRAC_ONE);
+		*u = (u32)min_t(u64, v, U32_MAX);
+	}
+	*ts = max(a.t_ns, b.t_ns);
+	return SRC_STD;
+}
+
+/* Reno, with TCP's pacing rule, when there is no telemetry. */
+static void hpcc_reno(struct sock *sk, const struct rate_sample *rs)
+{
+	struct tcp_sock *tp = tcp_sk(sk);
+	u64 rate;
+
+	count(sk, C_FALLBACK_ACKS);
+	if (inet_csk(sk)->icsk_ca_state >= TCP_CA_Recovery)
+		tcp_snd_cwnd_set(tp, max(min(tcp_snd_cwnd(tp), tp->snd_ssthresh), 2U));
+	else if (rs->acked_sacked > 0)
+		tcp_reno_cong_avoid(sk, tp->snd_una, rs->acked_sacked);
+	/* tcp_update_pacing_rate(): 200% of cwnd / srtt in slow start, 120% after */
+	rate = (u64)tp->mss_cache * ((USEC_PER_SEC / 100) << 3);
+	rate *= tcp_in_slow_start(tp) ? 200 : 120;
+	rate *= max(tcp_snd_cwnd(tp), tp->packets_out);
+	if (tp->srtt_us)
+		rate = div64_u64(rate, tp->srtt_us);
+	hpcc_set_pacing(sk, rate);
+}
+
+static void hpcc_update(struct sock *sk, const struct rate_sample *rs)
+{
+	struct tcp_sock *tp = tcp_sk(sk);
+	struct hpcc *ca = inet_csk_ca(sk);
+	struct hpcc_params p;
+	u64 now = ktime_get_ns(), ts = 0, rtt, rate;
+	u32 u = 0;
+	int src;
+
+	if (!ca->negotiated) {
+		hpcc_reno(sk, rs);
+		return;
+	}
+	hpcc_params(sk, ca, &p);
+	src = hpcc_sample(sk, ca, p.t_ns, &u, &ts);
+	if (src) {
+		ca->source = src;
+		ca->info_ns = ts;
+		ca->info_delivered = tp->delivered;
+		count(sk, src == SRC_U ? C_SAMPLES_U : C_SAMPLES_STD);
+		if (ca->fallback) {
+			/* telemetry is back: HPCC from the window Reno had */
+			ca->fallback = 0;
+			ca->st.W = clamp(tcp_snd_cwnd(tp) * tp->mss_cache, p.w_min, p.w_max);
+			ca->st.wc = ca->st.W;
+			ca->st.inc_stage = 0;
+			ca->st.last_update_seq = tp->snd_nxt;
+			count(sk, C_RESUMES);
+		}
+		hpcc_measure_u(&ca->st, &p, u, ts);
+	}
+	/* stale: a few RTTs without news while a window was acked */
+	rtt = max_t(u64, p.t_ns, (u64)(tp->srtt_us >> 3) * NSEC_PER_USEC);
+	if (!ca->fallback && now > ca->info_ns &&
+	    now - ca->info_ns > READ_ONCE(stale_rtts.val) * rtt &&
+	    tp->delivered - ca->info_delivered > tcp_snd_cwnd(tp)) {
+		ca->fallback = 1;
+		tp->snd_ssthresh = tcp_snd_cwnd(tp);
+		count(sk, C_FALLBACKS);
+	}
+	if (ca->fallback) {
+		hpcc_reno(sk, rs);
+		trace_hpcc_update(inet_sk(sk)->inet_num, ntohs(inet_sk(sk)->inet_dport),
+				  ca->st.U, tcp_snd_cwnd(tp) * tp->mss_cache, ca->st.wc,
+				  ca->st.inc_stage, READ_ONCE(sk->sk_pacing_rate),
+				  false, false, src_names[SRC_NONE]);
+		return;
+	}
+	hpcc_new_ack(&ca->st, &p, tp->snd_una, tp->snd_nxt);
+	if (ca->st.committed) {
+		count(sk, C_COMMITS);
+		if (ca->st.mi)
+			count(sk, C_COMMITS_MI);
+	}
+	tcp_snd_cwnd_set(tp, clamp(DIV_ROUND_UP(ca->st.W, tp->mss_cache), 2U,
+				   tp->snd_cwnd_clamp));
+	tp->snd_ssthresh = tcp_snd_cwnd(tp);
+	rate = hpcc_pacing(ca->st.W, p.t_ns);
+	hpcc_set_pacing(sk, rate);
+	trace_hpcc_update(inet_sk(sk)->inet_num, ntohs(inet_sk(sk)->inet_dport),
+			  ca->st.U, ca->st.W, ca->st.wc, ca->st.inc_stage, rate,
+			  ca->st.committed, ca->st.mi, src_names[ca->source]);
+}
+
+/* 6.10 added the ACK and flags (Kbuild tests the header) */
+#ifdef HPCC_CONG_CONTROL_ACK
+static void hpcc_cong_control(struct sock *sk, u32 ack, int flag,
+			      const struct rate_sample *rs)
+{
+	hpcc_update(sk, rs);
+}
+#else
+static void hpcc_cong_control(struct sock *sk, const struct rate_sample *rs)
+{
+	hpcc_update(sk, rs);
+}
+#endif
+
+/*
+ * Loss: with telemetry the window follows U (a queue that overflowed
+ * shows in it), so recovery keeps it; the fallback halves like Reno.
+ */
+static u32 hpcc_ssthresh(struct sock *sk)
+{
+	const struct hpcc *ca = inet_csk_ca(sk);
+	const struct tcp_sock *tp = tcp_sk(sk);
+
+	if (ca->fallback)
+		return max(tcp_snd_cwnd(tp) >> 1U, 2U);
+	return max(tcp_snd_cwnd(tp), 2U);
+}
+
+static u32 hpcc_undo_cwnd(struct sock *sk)
+{
+	const struct hpcc *ca = inet_csk_ca(sk);
+
+	if (ca->fallback)
+		return tcp_reno_undo_cwnd(sk);
+	return tcp_snd_cwnd(tcp_sk(sk));
+}
+
+static size_t hpcc_get_info(struct sock *sk, u32 ext, int *attr,
+			    union tcp_cc_info *info)
+{
+	const struct hpcc *ca = inet_csk_ca(sk);
+	struct hpcc_diag_info *hi = (struct hpcc_diag_info *)info;
+
+	BUILD_BUG_ON(sizeof(*hi) > sizeof(*info));
+	if (!(ext & (1 << (INET_DIAG_INFO - 1)) ||
+	      ext & (1 << (INET_DIAG_VEGASINFO - 1))))
+		return 0;
+	memset(hi, 0, sizeof(*hi));
+	hi->u = ca->st.U;
+	hi->w = ca->st.W;
+	hi->wc = ca->st.wc;
+	hi->t_us = div_u64(hpcc_t_ns(sk), NSEC_PER_USEC);
+	hi->inc_stage = ca->st.inc_stage;
+	hi->source = ca->fallback ? HPCC_DIAG_SRC_FALLBACK :
+		     ca->source == SRC_STD ? HPCC_DIAG_SRC_STD : HPCC_DIAG_SRC_U;
+	hi->flags = (ca->negotiated ? HPCC_DIAG_F_NEGOTIATED : 0) |
+		    (ca->st.have_sample ? HPCC_DIAG_F_SAMPLED : 0) |
+		    (ca->st.mi ? HPCC_DIAG_F_MI : 0);
+	*attr = HPCC_DIAG_ATTR;
+	return sizeof(*hi);
+}
+
+static struct tcp_congestion_ops tcp_hpcc __read_mostly = {
+	.init		= hpcc_init,
+	.ssthresh	= hpcc_ssthresh,
+	.undo_cwnd	= hpcc_undo_cwnd,
+	.cong_control	= hpcc_cong_control,
+	.get_info	= hpcc_get_info,
+	.owner		= THIS_MODULE,
+	.name		= "hpcc",
+};
+
+/* /proc/net/tcp_hpcc */
+static int counters_show(struct seq_file *m, void *v)
+{
+	struct hpcc_net *hn = net_generic(seq_file_single_net(m), hpcc_net_id);
+	int i;
+
+	for (i = 0; i < C_NR; i++)
+		seq_printf(m, "%s %lld\n", counter_names[i],
+			   (long long)atomic64_read(&hn->c[i]));
+	return 0;
+}
+
+static int __net_init hpcc_net_init(struct net *net)
+{
+	if (!proc_create_net_single("tcp_hpcc", 0444, net->proc_net,
+				    counters_show, NULL))
+		return -ENOMEM;
+	return 0;
+}
+
+static void __net_exit hpcc_net_exit(struct net *net)
+{
+	remove_proc_entry("tcp_hpcc", net->proc_net);
+}
+
+static struct pernet_operations hpcc_net_ops = {
+	.init = hpcc_net_init,
+	.exit = hpcc_net_exit,
+	.id = &hpcc_net_id,
+	.size = sizeof(struct hpcc_net),
+};
+
+static int __init hpcc_register(void)
+{
+	int err;
+
+	BUILD_BUG_ON(sizeof(struct hpcc) > ICSK_CA_PRIV_SIZE);
+	err = register_pernet_subsys(&hpcc_net_ops);
+	if (err)
+		return err;
+	err = tcp_register_congestion_control(&tcp_hpcc);
+	if (err) {
+		unregister_pernet_subsys(&hpcc_net_ops);
+		return err;
+	}
+	csig_opt_register_consumer("hpcc");
+	return 0;
+}
+
+static void __exit hpcc_unregister(void)
+{
+	csig_opt_unregister_consumer("hpcc");
+	tcp_unregister_congestion_control(&tcp_hpcc);
+	unregister_pernet_subsys(&hpcc_net_ops);
+}
+
+module_init(hpcc_register);
+module_exit(hpcc_unregister);
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("HPCC++ congestion control driven by CSIG telemetry");

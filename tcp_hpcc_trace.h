@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Tracepoints of tcp_hpcc: every window update.
+ *
+ *   echo 1 > /sys/kernel/tracing/events/tcp_hpcc/enable
+ */
+#undef TRACE_SYSTEM
+#define TRACE_SYSTEM tcp_hpcc
+
+#if !defined(_TCP_HPCC_TRACE_H) || defined(TRACE_HEADER_MULTI_READ)
+#define _TCP_HPCC_TRACE_H
+
+#include <linux/tracepoint.h>
+
+/*
+ * A window update on an ACK: U (2^-20 units), W and Wc (bytes), incStage,
+ * the pacing rate (bytes/s), whether Wc was committed and by which branch
+ * (mi: multiplicative), and the input: "u" (CSIG U), "std" (PD and
+ * ABW/C), "fallback" (no telemetry: Reno).
+ */
+TRACE_EVENT(hpcc_update,
+	    TP_PROTO(u16 lport, u16 rport, u32 U, u32 W, u32 wc, u32 stage,
+		     u64 rate, bool committed, bool mi, const char *source),
+	    TP_ARGS(lport, rport, U, W, wc, stage, rate, committed, mi, source),
+	    TP_STRUCT__entry(__field(u16, lport)
+			     __field(u16, rport)
+			     __field(u32, U)
+			     __field(u32, W)
+			     __field(u32, wc)
+			     __field(u32, stage)
+			     __field(u64, rate)
+			     __field(bool, committed)
+			     __field(bool, mi)
+			     __field(const char *, source)),
+	    TP_fast_assign(__entry->lport = lport;
+			   __entry->rport = rport;
+			   __entry->U = U;
+			   __entry->W = W;
+			   __entry->wc = wc;
+			   __entry->stage = stage;
+			   __entry->rate = rate;
+			   __entry->committed = committed;
+			   __entry->mi = mi;
+			   __entry->source = source;),
+	    TP_printk("lport=%u rport=%u U=%u W=%u Wc=%u stage=%u rate=%llu committed=%d mi=%d source=%s",
+		      __entry->lport, __entry->rport, __entry->U, __entry->W,
+		      __entry->wc, __entry->stage, __entry->rate,
+		      __entry->committed, __entry->mi, __entry->source)
+);
+
+#endif /* _TCP_HPCC_TRACE_H */
+
+#undef TRACE_INCLUDE_PATH
+#define TRACE_INCLUDE_PATH .
+#undef TRACE_INCLUDE_FILE
+#define TRACE_INCLUDE_FILE tcp_hpcc_trace
+#include <trace/define_trace.h>
