@@ -78,7 +78,8 @@ unit: tools
 	@$(MAKE) -s -C selftests/bpf
 
 # Benchmarks: ns per packet of the BPF programs (host, BPF_PROG_TEST_RUN),
-# then selftests/bench/*.sh in a VM of the first kernel (BENCH_KVER).
+# then selftests/bench/*.sh (or those named in BENCH) in a VM of the first
+# kernel (BENCH_KVER).
 BENCH_KVER ?= $(firstword $(KVERS))
 bench: unit modules
 	@echo "  BENCH   BPF programs, ns per packet (host)"
@@ -86,8 +87,8 @@ bench: unit modules
 	@echo "  BENCH   booting $(BENCH_KVER) for selftests/bench"
 	@rm -rf $(BUILD)/bench
 	@$(TOP)/tools/vm/run -k $(BENCH_KVER) -o $(BUILD)/bench -t 1200 \
-		$(TOP)/selftests/bench/run.sh; rc=$$?; \
-		cat $(BUILD)/bench/csig_*.txt 2>/dev/null; exit $$rc
+		$(TOP)/selftests/bench/run.sh $(BENCH); rc=$$?; \
+		cat $(BUILD)/bench/*.txt 2>/dev/null; exit $$rc
 
 # libFuzzer targets (not in make check): FUZZ_RUNS executions each.
 FUZZ_RUNS ?= 2000000

@@ -1,0 +1,144 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# hpcc against dctcp, cubic and bbr on one bottleneck, in one run: two
+# senders, a 200 Mbit/s htb bottleneck (RATE), 1 ms of base delay; the
+# second flow starts LATE seconds after the first, both run to SECS.
+#
+#   hpcc    fifo, the CSIG data plane (transit on the bottleneck port,
+#           insertion on the senders), T = 4 ms (selftests/vm/hpcc.sh)
+#   dctcp   RED/ECN marking at K = 30 KB of the instantaneous queue
+#   cubic   fifo of 1000 packets
+#   bbr     fifo of 1000 packets
+#
+# The transit role sits on the bottleneck port in every configuration:
+# its model's queue histogram gives the queue percentiles (an upper bound
+# when the fifo drops, since the model does not).  Per round and CC:
+# utilisation of the link over the two-flow period (htb's bytes), queue
+# p50/p99 (port model), RTT p50/p99 (ping through the bottleneck every
+# 20 ms), Jain fairness over 1 s windows, and the late flow's ramp: the
+# end of the first 0.5 s interval at 80% of its fair share.  Then the
+# medians over ROUNDS rounds with their range, and hpcc's ratios to dctcp
+# and cubic.
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+. "$here/../lib/topo.sh"
+. "$here/../lib/bench.sh"
+
+ROUNDS=${ROUNDS:-3}
+SECS=${SECS:-12}
+LATE=${LATE:-3}
+RATE_MBIT=${RATE_MBIT:-200}
+T_MS=4
+CCS=${CCS:-hpcc dctcp cubic bbr}
+TOPO_RATE=${RATE_MBIT}mbit
+MARK=0x40000000
+QH=$top/selftests/lib/qhist.py
+sx() { topo_csigctl "$@"; }
+
+insmod "$top/build/$(uname -r)/tcp_csig_opt.ko" || exit 1
+insmod "$top/build/$(uname -r)/tcp_hpcc.ko" line_rate_mbps=$RATE_MBIT \
+	base_rtt_us=$((T_MS * 1000)) nflows=2 || exit 1
+modprobe -q tcp_dctcp
+modprobe -q tcp_bbr
+modprobe -q sch_red
+topo_dumbbell 2 pfifo limit 1000 || exit 1
+for i in 1 2; do
+	ip -n "${TOPO}s$i" link set "s$i-eth0" mtu 1496
+	topo_exec "s$i" sysctl -qw net.ipv4.tcp_ecn=1
+done
+echo "bottleneck $RATE_MBIT Mbit/s, base delay $TOPO_DELAY, $ROUNDS rounds of $SECS s, second flow at +$LATE s"
+
+config()	# config CC: the leaf and the CSIG roles for CC
+{
+	local i
+
+	sx sw detach sw-r 2> /dev/null
+	for i in 1 2; do sx "s$i" detach "s$i-eth0" 2> /dev/null; done
+	if [ "$1" = dctcp ]; then
+		topo_set_leaf $(topo_red_ecn 30000)
+	else
+		topo_set_leaf pfifo limit 1000
+	fi
+	sx sw attach sw-r transit --capacity ${RATE_MBIT}mbit --t ${T_MS}ms \
+		--interval ${T_MS}ms --lm 7 > /dev/null
+	if [ "$1" = hpcc ]; then
+		for i in 1 2; do
+			sx "s$i" attach "s$i-eth0" insert --select mark \
+				--mark $MARK/$MARK --types u --format expanded > /dev/null
+		done
+	fi
+}
+
+# pct P FILE: the P-th percentile of the numbers in FILE
+pct() { sort -g "$2" | awk -v p="$1" '{ v[NR] = $1 } END { i = int(NR * p / 100 + 0.999); print (NR ? v[i < 1 ? 1 : i] : 0) }'; }
+
+declare -A U QP50 QP99 RP50 RP99 JAIN CONV
+for ((r = 1; r <= ROUNDS; r++)); do
+	for cc in $CCS; do
+		config "$cc"
+		j1=$(mktemp) j2=$(mktemp) q0=$(mktemp) q1=$(mktemp) pg=$(mktemp)
+		topo_exec r iperf3 -s -D -1 -p 5201 > /dev/null 2>&1
+		topo_exec r iperf3 -s -D -1 -p 5202 > /dev/null 2>&1
+		sleep 0.3
+		topo_exec s1 iperf3 -c "$TOPO_RCV_IP" -C "$cc" -t "$SECS" -i 0.5 -J > "$j1" 2>&1 &
+		p1=$!
+		sleep "$LATE"
+		topo_exec s2 iperf3 -c "$TOPO_RCV_IP" -p 5202 -C "$cc" -t $((SECS - LATE)) \
+			-i 0.5 -J > "$j2" 2>&1 &
+		p2=$!
+		sleep 2
+		# measured: from LATE + 2 s to SECS - 1 s
+		m=$((SECS - LATE - 3))
+		sx sw --json show sw-r > "$q0"
+		b0=$(topo_tx_bytes)
+		topo_exec s1 ping -n -i 0.02 -w "$m" -c $((m * 50)) "$TOPO_RCV_IP" 2> /dev/null |
+			sed -n 's/.*time=\([0-9.]*\) ms/\1/p' > "$pg"
+		b1=$(topo_tx_bytes)
+		sx sw --json show sw-r > "$q1"
+		wait $p1 $p2
+		U[$cc]="${U[$cc]} $(echo "($b1 - $b0) * 8 / $m / 1000000 / $RATE_MBIT" | bc -l)"
+		read -r _ a b _ <<< "$("$QH" "$q0" "$q1" 50 99)"
+		QP50[$cc]="${QP50[$cc]} $(echo "$a / 1000" | bc -l)"
+		QP99[$cc]="${QP99[$cc]} $(echo "$b / 1000" | bc -l)"
+		RP50[$cc]="${RP50[$cc]} $(pct 50 "$pg")"
+		RP99[$cc]="${RP99[$cc]} $(pct 99 "$pg")"
+		# Jain per 1 s window over the measured period: s1's intervals
+		# are LATE s ahead of s2's
+		jn=$(jq -s -r --argjson o $((LATE * 2)) --argjson n "$m" '
+			[.[0].intervals[].sum.bits_per_second] as $a |
+			[.[1].intervals[].sum.bits_per_second] as $b |
+			[range(2; 2 + $n) | [$a[$o + 2*.] + $a[$o + 2*. + 1], $b[2*.] + $b[2*. + 1]] |
+			 (add * add) / (2 * (map(. * .) | add))] | min' "$j1" "$j2")
+		JAIN[$cc]="${JAIN[$cc]} $jn"
+		cv=$(jq -r --argjson f "$(echo "$RATE_MBIT * 0.95 / 2" | bc -l)" \
+			'[.intervals[] | select(.sum.bits_per_second / 1e6 >= 0.8 * $f) | .sum.end] | first // 99' "$j2")
+		CONV[$cc]="${CONV[$cc]} $cv"
+		printf 'round %d %-6s util %.3f  queue p50 %6.0f us p99 %6.0f us  rtt p50 %5.2f ms p99 %5.2f ms  jain %.3f  late flow %5.1f s\n' \
+			"$r" "$cc" "$(echo "${U[$cc]}" | awk '{ print $NF }')" "$(echo "$a / 1000" | bc -l)" \
+			"$(echo "$b / 1000" | bc -l)" "$(pct 50 "$pg")" "$(pct 99 "$pg")" "${jn:-0}" "$cv"
+		rm -f "$j1" "$j2" "$q0" "$q1" "$pg"
+	done
+done
+
+echo
+echo "medians over $ROUNDS rounds (min..max)"
+printf '%-6s %-20s %-24s %-24s %-20s %-20s\n' cc utilisation "queue p99 us" "rtt p99 ms" jain "late flow s"
+declare -A med
+for cc in $CCS; do
+	line=$(printf '%-6s' "$cc")
+	for k in U QP99 RP99 JAIN CONV; do
+		eval "v=\${$k[$cc]}"
+		read -r m lo hi <<< "$(echo "$v" | bench_med)"
+		med[$k.$cc]=$m
+		line="$line $(printf '%-20s' "$m ($lo..$hi)")"
+	done
+	echo "$line"
+done
+for b in dctcp cubic; do
+	case " $CCS " in *" $b "*) ;; *) continue ;; esac
+	echo "hpcc / $b: utilisation $(echo "${med[U.hpcc]} / ${med[U.$b]}" | bc -l | xargs printf %.3f)," \
+	     "queue p99 $(echo "${med[QP99.hpcc]} / ${med[QP99.$b]}" | bc -l | xargs printf %.3f)," \
+	     "rtt p99 $(echo "${med[RP99.hpcc]} / ${med[RP99.$b]}" | bc -l | xargs printf %.3f)," \
+	     "late flow time $(echo "${med[CONV.hpcc]} / ${med[CONV.$b]}" | bc -l | xargs printf %.3f)"
+done
