@@ -179,6 +179,7 @@ struct csig_port_state {
 	__u64	d_win;		/* ns of queue found by the packet that
 				 * closed the last rate window
 				 */
+	__u64	d_win_prev;	/* ... the one before */
 };
 
 /* ns the link needs for @len bytes */
@@ -202,22 +203,26 @@ static inline __u64 csig_port_bytes(const struct csig_port_cfg *c, __u64 d)
  * in canonical units (include/csig.h): ABW = C - txRate, ABW/C,
  * PD = q / C (the delay of a packet that arrives now: the queue ahead of it
  * plus itself), U = q / (C * T) + txRate / C.  For U the caller passes
- * csig_port_u_queue(): HPCC++'s noise filter, min(qlen, qlen') (draft-miao
- * figure 2, line 5), which a sender cannot apply once q and the rate are
- * summed in one signal.  64-bit arithmetic without
+ * csig_port_u_queue(), a snapshot per rate window like txRate.  64-bit
+ * arithmetic without
  * overflow within the configuration limits (q below 2^40 bytes).
  */
 /*
- * The queue term of U: the smaller of the queue found now (@q bytes) and
- * the one found when the last rate window closed, an interval earlier,
- * so that a transient burst shorter than the interval does not count.
+ * The queue term of U: the smaller of the queues found when the last two
+ * rate windows closed, an interval apart.  The smaller is HPCC++'s noise
+ * filter min(qlen, qlen') (draft-miao figure 2, line 5), which a sender
+ * cannot apply once the queue and the rate are summed in one signal.  A
+ * snapshot per window rather than each packet's own queue: every packet
+ * of an interval carries the same U, whatever the burst it came in, so
+ * flows sharing the port read the same load (a flow with larger bursts
+ * would otherwise read a smaller queue than the others, and grow).
  */
 static inline __u64 csig_port_u_queue(const struct csig_port_cfg *c,
-				      const struct csig_port_state *m, __u64 q)
+				      const struct csig_port_state *m)
 {
-	__u64 qw = csig_port_bytes(c, m->d_win);
+	__u64 d = m->d_win < m->d_win_prev ? m->d_win : m->d_win_prev;
 
-	return qw < q ? qw : q;
+	return csig_port_bytes(c, d);
 }
 
 static inline __u32 csig_sat32(__u64 v)

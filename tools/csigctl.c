@@ -643,7 +643,7 @@ static void show_json(struct port *p, const struct csig_port_cfg *c,
 	       csig_port_signal(c, CSIG_T_ABW, q, m->rate_kbps),
 	       csig_port_signal(c, CSIG_T_ABWC, q, m->rate_kbps),
 	       csig_port_signal(c, CSIG_T_PD, q, m->rate_kbps),
-	       csig_port_signal(c, CSIG_T_U, csig_port_u_queue(c, m, q), m->rate_kbps));
+	       csig_port_signal(c, CSIG_T_U, csig_port_u_queue(c, m), m->rate_kbps));
 	/* what the port wrote for its last packet, both formats */
 	printf("\"last\":{\"q_bytes\":%llu", (unsigned long long)ql);
 	for (f = 0; f < 2; f++) {
@@ -653,7 +653,7 @@ static void show_json(struct port *p, const struct csig_port_cfg *c,
 			       csig_encode(&c->quant, f, known[t],
 					   csig_port_signal(c, known[t],
 							    known[t] == CSIG_T_U ?
-							    csig_port_u_queue(c, m, ql) : ql,
+							    csig_port_u_queue(c, m) : ql,
 							    m->rate_kbps)));
 		printf("}");
 	}
@@ -713,7 +713,7 @@ static void show_text(struct port *p, const struct csig_port_cfg *c,
 	       csig_port_signal(c, CSIG_T_ABW, q, m->rate_kbps),
 	       csig_port_signal(c, CSIG_T_ABWC, q, m->rate_kbps) / (double)CSIG_FRAC_ONE,
 	       csig_port_signal(c, CSIG_T_PD, q, m->rate_kbps),
-	       csig_port_signal(c, CSIG_T_U, csig_port_u_queue(c, m, q),
+	       csig_port_signal(c, CSIG_T_U, csig_port_u_queue(c, m),
 				m->rate_kbps) / (double)CSIG_FRAC_ONE);
 	printf("  counters:");
 	for (j = 0; j < CSIG_C_NR; j++)

@@ -198,7 +198,6 @@ static void seed_state(__u64 d_ns, __u64 arrived, __u64 rate_kbps,
 	m.rate_kbps = rate_kbps;
 	m.win_start = win_start;
 	m.win_tx = win_tx;
-	m.d_win = ~0ULL;	/* U's queue filter off */
 	bpf_map__update_elem(skel->maps.csig_state, &zero, sizeof(zero), &m,
 			     sizeof(m), 0);
 }
@@ -215,6 +214,20 @@ static void seed(__u64 q, __u64 rate_kbps)
 {
 	cfg()->clock_ns = T0;
 	seed_state(q_ns(q), 0, rate_kbps, T0, 0);
+}
+
+/* U's queue term: both window snapshots at @q bytes. */
+static void seed_u_queue(__u64 q)
+{
+	struct csig_port_state m;
+	__u32 zero = 0;
+
+	bpf_map__lookup_elem(skel->maps.csig_state, &zero, sizeof(zero), &m,
+			     sizeof(m), 0);
+	m.d_win = q_ns(q);
+	m.d_win_prev = q_ns(q);
+	bpf_map__update_elem(skel->maps.csig_state, &zero, sizeof(zero), &m,
+			     sizeof(m), 0);
 }
 
 /* The queue in bytes a packet of @len finds after seed(@q, ...). */
@@ -289,8 +302,10 @@ static void t_transit_types(void)
 			/* the frame's own length joins the queue first */
 			build(&in, 0, fmt, t, csig_s_identity(fmt, t), 0x11, 1,
 			      L4_TCP_DATA, 100);
+			/* U's queue: the window snapshots, none taken yet */
 			want = csig_encode(&cfg()->quant, fmt, t,
-					   csig_port_signal(cfg(), t, q_after(q, in.len), rate));
+					   csig_port_signal(cfg(), t, t == CSIG_T_U ? 0 :
+							    q_after(q, in.len), rate));
 			seed(q, rate);
 			mark();
 			run(skel->progs.csig_transit, &in, &r, 1);
@@ -352,6 +367,7 @@ static void t_transit_saturation(void)
 			   fmt_name[fmt]);
 		build(&in, 0, fmt, CSIG_T_U, 0, 0, 0, L4_TCP_DATA, 10);
 		seed(1ULL << 30, 0);
+		seed_u_queue(1ULL << 30);
 		run(skel->progs.csig_transit, &in, &r, 1);
 		read_tag(&r.out, 12, fmt, &fl);
 		tap_eq_u64(fl.s, csig_s_max(fmt), "transit %s: U saturates at the top bucket",
@@ -581,6 +597,7 @@ static void t_model(void)
 
 		state(&z);
 		z.d_win = q_ns(10000);	/* 10 KB when the window closed */
+		z.d_win_prev = q_ns(30000);	/* 30 KB the one before */
 		bpf_map__update_elem(skel->maps.csig_state, &zero, sizeof(zero),
 				     &z, sizeof(z), 0);
 		run(skel->progs.csig_transit, &in, &r, 1);
@@ -589,7 +606,7 @@ static void t_model(void)
 				   csig_port_signal(cfg(), CSIG_T_U,
 						    csig_port_bytes(cfg(), q_ns(10000)), 100000));
 		tap_ok(fl.s == want,
-		       "model: U's queue term is min(q now 60 KB, q when the window closed 10 KB): S %u",
+		       "model: U's queue term is min(10 KB, 30 KB) at the last two window ends, not the 60 KB now: S %u",
 		       fl.s);
 	}
 

@@ -267,6 +267,7 @@ static __always_inline void model_update(struct csig_port_state *m,
 			bytes = 1ULL << 40;
 		m->rate_kbps = bytes * 8000000ULL / w;
 		m->win_tx = tx;
+		m->d_win_prev = m->d_win;
 		m->d_win = *d;
 	}
 	*rate = m->rate_kbps;
@@ -334,7 +335,7 @@ static __always_inline void transit_tag(struct __sk_buff *skb,
 		return;
 	}
 	if (type == CSIG_T_U)
-		q = csig_port_u_queue(&csig_cfg, m, q);
+		q = csig_port_u_queue(&csig_cfg, m);
 	value = csig_port_signal(&csig_cfg, type, q, rate);
 	local = csig_encode(&csig_cfg.quant, fmt, type, value);
 	if (!csig_should_replace(type, s, local)) {
