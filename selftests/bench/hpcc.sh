@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # hpcc against dctcp, cubic and bbr on one bottleneck, in one run: two
-# senders, a 200 Mbit/s htb bottleneck (RATE), 1 ms of base delay; the
-# second flow starts LATE seconds after the first, both run to SECS.
+# senders, an htb bottleneck at each of RATES (200 and 100 Mbit/s), 1 ms
+# of base delay; the second flow starts LATE seconds after the first,
+# both run to SECS.
 #
 #   hpcc    fifo, the CSIG data plane (transit on the bottleneck port,
 #           insertion on the senders), T = 4 ms (selftests/vm/hpcc.sh)
@@ -28,13 +29,12 @@ top=$(cd "$here/../.." && pwd)
 ROUNDS=${ROUNDS:-3}
 SECS=${SECS:-12}
 LATE=${LATE:-3}
-RATE_MBIT=${RATE_MBIT:-200}
+# bottleneck rates, Mbit/s: at 200 two senders and the data plane keep the
+# VM's two vCPUs busy, at 100 the link is the bottleneck
+RATES=${RATES:-200 100}
 T_MS=4
-# C of the port model: what htb really drains at under TCG (cubic's
-# standing queue measures 0.95-0.96 of the nominal rate), so that the
-# model's queue is htb's
-CAP_MBIT=${CAP_MBIT:-$((RATE_MBIT * 95 / 100))}
 CCS=${CCS:-hpcc dctcp cubic bbr}
+RATE_MBIT=${RATES%% *}
 TOPO_RATE=${RATE_MBIT}mbit
 MARK=0x40000000
 QH=$top/selftests/lib/qhist.py
@@ -51,7 +51,6 @@ for i in 1 2; do
 	ip -n "${TOPO}s$i" link set "s$i-eth0" mtu 1496
 	topo_exec "s$i" sysctl -qw net.ipv4.tcp_ecn=1
 done
-echo "bottleneck $RATE_MBIT Mbit/s (port model C $CAP_MBIT), base delay $TOPO_DELAY, $ROUNDS rounds of $SECS s, second flow at +$LATE s"
 
 config()	# config CC: the leaf and the CSIG roles for CC
 {
@@ -77,7 +76,16 @@ config()	# config CC: the leaf and the CSIG roles for CC
 # pct P FILE: the P-th percentile of the numbers in FILE
 pct() { sort -g "$2" | awk -v p="$1" '{ v[NR] = $1 } END { i = int(NR * p / 100 + 0.999); print (NR ? v[i < 1 ? 1 : i] : 0) }'; }
 
-declare -A U QP50 QP99 RP50 RP99 JAIN CONV
+bench_rate()
+{
+# C of the port model: what htb really drains at under TCG (cubic's
+# standing queue measures 0.95-0.96 of the nominal rate), so that the
+# model's queue is htb's
+CAP_MBIT=$((RATE_MBIT * 95 / 100))
+TOPO_RATE=${RATE_MBIT}mbit
+echo "bottleneck $RATE_MBIT Mbit/s (port model C $CAP_MBIT), base delay $TOPO_DELAY, $ROUNDS rounds of $SECS s, second flow at +$LATE s"
+unset U QP50 QP99 RP50 RP99 JAIN CONV med
+declare -gA U QP50 QP99 RP50 RP99 JAIN CONV
 for ((r = 1; r <= ROUNDS; r++)); do
 	for cc in $CCS; do
 		config "$cc"
@@ -128,7 +136,7 @@ done
 echo
 echo "medians over $ROUNDS rounds (min..max)"
 printf '%-6s %-20s %-20s %-20s %-20s %-20s\n' cc "utilisation %" "queue p99 us" "rtt p99 ms" "jain %" "late flow s"
-declare -A med
+declare -gA med
 for cc in $CCS; do
 	line=$(printf '%-6s' "$cc")
 	for k in U QP99 RP99 JAIN CONV; do
@@ -145,4 +153,12 @@ for b in dctcp cubic; do
 	     "queue p99 $(echo "${med[QP99.hpcc]} / ${med[QP99.$b]}" | bc -l | xargs printf %.3f)," \
 	     "rtt p99 $(echo "${med[RP99.hpcc]} / ${med[RP99.$b]}" | bc -l | xargs printf %.3f)," \
 	     "late flow time $(echo "${med[CONV.hpcc]} / ${med[CONV.$b]}" | bc -l | xargs printf %.3f)"
+done
+}
+
+for RATE_MBIT in $RATES; do
+	echo 2 > /sys/module/tcp_hpcc/parameters/nflows
+	echo $RATE_MBIT > /sys/module/tcp_hpcc/parameters/line_rate_mbps
+	bench_rate
+	echo
 done
