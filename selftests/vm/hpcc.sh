@@ -12,7 +12,8 @@
 #
 # Checks: parameters are validated; hpcc selected by sysctl (s1) and by
 # setsockopt (s2); two flows, the second joining late, fill the link fairly
-# with a small queue in the port model; 16 flows stay stable; a path that
+# with a small queue in the port model; 16 flows stay stable; the
+# standard signals (PD and ABW/C) drive it as well as U; a path that
 # strips the tags falls back to Reno and completes; a flow that did not
 # negotiate CSIG runs Reno; the per-socket state is readable (hpccstat)
 # and the tracepoint fires; rmmod is refused while sockets use hpcc.
@@ -35,7 +36,7 @@ TOPO_RATE=${RATE_MBIT}mbit
 # spans them (Documentation/tcp_hpcc.rst).
 T_MS=4
 
-ktap_plan 25
+ktap_plan 26
 [ -f "$HPCC_KO" ] && [ -x "$HPCCSTAT" ] || { echo "Bail out! run make first"; exit 1; }
 ctr() { topo_exec "$1" awk -v k="$2" '$1 == k { print $2 }' /proc/net/tcp_hpcc; }
 sx() { topo_csigctl "$@"; }
@@ -172,6 +173,19 @@ ktap_expect "16 flows: all complete, utilisation at least 75%" "$rc == 0 && $uti
 ktap_expect "16 flows: Jain fairness at least 0.8, none fell back" \
 	"${jain:-0} >= 0.8 && $(ctr s1 fallbacks) == $f0"
 ktap_expect "16 flows: p99 queue below 2 T" "$p99 < 2 * $T_MS * 1000000"
+
+# the standard signals: the senders ask for PD and ABW/C, hpcc derives u
+for i in 1 2; do sx "s$i" set "s$i-eth0" --types pd,abwc > /dev/null; done
+echo std > $P/input
+s0=$(ctr s1 samples_std)
+f0=$(ctr s1 fallbacks)
+topo_iperf_server 5201
+tput=$(topo_exec s1 iperf3 -c "$TOPO_RCV_IP" -C hpcc -t 4 -J | jq '.end.sum_received.bits_per_second / 1e6 | floor')
+echo auto > $P/input
+for i in 1 2; do sx "s$i" set "s$i-eth0" --types u > /dev/null; done
+ktap_diag "input=std: $tput Mbit/s, $(($(ctr s1 samples_std) - s0)) PD/ABW-C samples taken"
+ktap_expect "input=std: u from PD and ABW/C, no fallback, more than half the link" \
+	"$(ctr s1 samples_std) - $s0 > 100 && $(ctr s1 fallbacks) == $f0 && ${tput:-0} > $((RATE_MBIT / 2))"
 
 # a path that strips the tags: no samples, fall back to Reno, complete
 sx sw detach sw-r > /dev/null
