@@ -243,6 +243,19 @@ static void hpcc_set_pacing(struct sock *sk, u64 rate)
 	WRITE_ONCE(sk->sk_pacing_rate, min_t(u64, rate, READ_ONCE(sk->sk_max_pacing_rate)));
 }
 
+/* W into TCP: snd_cwnd in whole segments, ssthresh with it, R = W / T. */
+static u64 hpcc_apply(struct sock *sk, const struct hpcc *ca, u64 t_ns)
+{
+	struct tcp_sock *tp = tcp_sk(sk);
+	u64 rate = hpcc_pacing(ca->st.W, t_ns);
+
+	tcp_snd_cwnd_set(tp, clamp(DIV_ROUND_UP(ca->st.W, tp->mss_cache), 2U,
+				   tp->snd_cwnd_clamp));
+	tp->snd_ssthresh = tcp_snd_cwnd(tp);
+	hpcc_set_pacing(sk, rate);
+	return rate;
+}
+
 static void hpcc_init(struct sock *sk)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
@@ -274,9 +287,7 @@ static void hpcc_init(struct sock *sk)
 	ca->w_ai = READ_ONCE(w_ai.val) ?: hpcc_default_w_ai(w_init, p.eta, READ_ONCE(nflows.val));
 	p.w_ai = ca->w_ai;
 	hpcc_state_init(&ca->st, &p, w_init, tp->snd_una);
-	tcp_snd_cwnd_set(tp, max(DIV_ROUND_UP(ca->st.W, tp->mss_cache), 2U));
-	tp->snd_ssthresh = tcp_snd_cwnd(tp);
-	hpcc_set_pacing(sk, hpcc_pacing(ca->st.W, p.t_ns));
+	hpcc_apply(sk, ca, p.t_ns);
 }
 
 /*
@@ -398,11 +409,7 @@ static void hpcc_update(struct sock *sk, const struct rate_sample *rs)
 		if (ca->st.mi)
 			count(sk, C_COMMITS_MI);
 	}
-	tcp_snd_cwnd_set(tp, clamp(DIV_ROUND_UP(ca->st.W, tp->mss_cache), 2U,
-				   tp->snd_cwnd_clamp));
-	tp->snd_ssthresh = tcp_snd_cwnd(tp);
-	rate = hpcc_pacing(ca->st.W, p.t_ns);
-	hpcc_set_pacing(sk, rate);
+	rate = hpcc_apply(sk, ca, p.t_ns);
 	trace_hpcc_update(inet_sk(sk)->inet_num, ntohs(inet_sk(sk)->inet_dport),
 			  ca->st.U, ca->st.W, ca->st.wc, ca->st.inc_stage, rate,
 			  ca->st.committed, ca->st.mi, src_names[ca->source]);

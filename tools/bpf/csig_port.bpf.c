@@ -204,6 +204,14 @@ static __always_inline __u64 wire_len(struct __sk_buff *skb, int tagged,
 	return skb->len + (__u64)(segs - 1) * hdr;
 }
 
+/* ns the port needs for @len bytes at C */
+static __always_inline __u64 svc_ns(__u64 len)
+{
+	if (csig_cfg.byte_ns_q24)
+		return csig_port_svc_ns(&csig_cfg, len);
+	return csig_cfg.capacity_kbps ? len * 8000000ULL / csig_cfg.capacity_kbps : 0;
+}
+
 /*
  * The port model (include/csig_port.h): t_free = max(t_free, now) + len / C
  * by compare-and-exchange, so ports on several CPUs need no lock.  Returns
@@ -222,15 +230,8 @@ static __always_inline void model_update(struct csig_port_state *m,
 	__u64 svc, svc1, old = 0, base = 0, new = 0, arrived, ws, w, i;
 	__u32 b;
 
-	if (csig_cfg.byte_ns_q24) {
-		svc = csig_port_svc_ns(&csig_cfg, len);
-		svc1 = csig_port_svc_ns(&csig_cfg, first);
-	} else {
-		svc = csig_cfg.capacity_kbps ?
-		      len * 8000000ULL / csig_cfg.capacity_kbps : 0;
-		svc1 = csig_cfg.capacity_kbps ?
-		       first * 8000000ULL / csig_cfg.capacity_kbps : 0;
-	}
+	svc = svc_ns(len);
+	svc1 = svc_ns(first);
 	for (i = 0; i < 4; i++) {
 		old = m->t_free;
 		base = old > now ? old : now;
