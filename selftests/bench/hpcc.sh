@@ -25,6 +25,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 . "$here/../lib/topo.sh"
 . "$here/../lib/bench.sh"
+. "$here/../lib/iperf.sh"
 
 ROUNDS=${ROUNDS:-3}
 SECS=${SECS:-12}
@@ -115,16 +116,10 @@ for ((r = 1; r <= ROUNDS; r++)); do
 		QP99[$cc]="${QP99[$cc]} $(echo "$b / 1000" | bc -l)"
 		RP50[$cc]="${RP50[$cc]} $(pct 50 "$pg")"
 		RP99[$cc]="${RP99[$cc]} $(pct 99 "$pg")"
-		# Jain per 1 s window over the measured period: s1's intervals
-		# are LATE s ahead of s2's
-		jn=$(jq -s -r --argjson o $((LATE * 2)) --argjson n "$m" '
-			[.[0].intervals[].sum.bits_per_second] as $a |
-			[.[1].intervals[].sum.bits_per_second] as $b |
-			[range(2; 2 + $n) | [$a[$o + 2*.] + $a[$o + 2*. + 1], $b[2*.] + $b[2*. + 1]] |
-			 (add * add) / (2 * (map(. * .) | add))] | min' "$j1" "$j2")
+		# Jain per 1 s window over the measured period
+		jn=$(iperf_jain2 "$j1" "$j2" "$LATE" 2 "$m")
 		JAIN[$cc]="${JAIN[$cc]} $(echo "100 * ${jn:-0}" | bc -l)"
-		cv=$(jq -r --argjson f "$(echo "$RATE_MBIT * 0.95 / 2" | bc -l)" \
-			'[.intervals[] | select(.sum.bits_per_second / 1e6 >= 0.8 * $f) | .sum.end] | first // 99' "$j2")
+		cv=$(iperf_ramp "$j2" "$(echo "$RATE_MBIT * 0.95 / 2" | bc -l)" 0.8)
 		CONV[$cc]="${CONV[$cc]} $cv"
 		printf 'round %d %-6s util %5.1f%%  queue p50 %6.0f us p99 %6.0f us  rtt p50 %5.2f ms p99 %5.2f ms  jain %.3f  late flow %5.1f s\n' \
 			"$r" "$cc" "$(echo "${U[$cc]}" | awk '{ print $NF }')" "$(echo "$a / 1000" | bc -l)" \
