@@ -176,7 +176,7 @@ struct csig_port_state {
 	__u64	win_tx;		/* bytes transmitted at win_start */
 	__u64	rate_kbps;	/* tx rate of the last full window */
 	__u64	trace_head;	/* records written to csig_trace */
-	__u64	d_win;		/* ns of queue found by the packet that
+	__u64	d_win;		/* ns of queue ahead of the packet that
 				 * closed the last rate window
 				 */
 	__u64	d_win_prev;	/* ... the one before */
@@ -208,8 +208,10 @@ static inline __u64 csig_port_bytes(const struct csig_port_cfg *c, __u64 d)
  * overflow within the configuration limits (q below 2^40 bytes).
  */
 /*
- * The queue term of U: the smaller of the queues found when the last two
- * rate windows closed, an interval apart.  The smaller is HPCC++'s noise
+ * The queue term of U: the smaller of the queues ahead of the packets
+ * that closed the last two rate windows, an interval apart.  Ahead of:
+ * HPCC's qlen is the port's queue, and the packet's own frame is not load
+ * (it would add a frame per C * T to U).  The smaller is HPCC++'s noise
  * filter min(qlen, qlen') (draft-miao figure 2, line 5), which a sender
  * cannot apply once the queue and the rate are summed in one signal.  A
  * snapshot per window rather than each packet's own queue: every packet

@@ -586,6 +586,9 @@ static void t_model(void)
 	tap_ok(m.rate_kbps == 200000 && m.win_tx == 80000 && m.win_start == T0,
 	       "model: the window's rate is the bytes transmitted over its length (%llu kbit/s)",
 	       (unsigned long long)m.rate_kbps);
+	tap_ok(m.d_win == 0 && m.d_last == svc,
+	       "model: ... the queue ahead of the packet that closed it is U's (0, not its own %llu ns)",
+	       (unsigned long long)svc);
 
 	/* U's queue term: the smaller of now's and the last window's */
 	build(&in, 0, CSIG_FMT_EXPANDED, CSIG_T_U, 0, 0, 0, L4_TCP_DATA, 100);

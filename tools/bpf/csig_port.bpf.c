@@ -269,7 +269,7 @@ static __always_inline void model_update(struct csig_port_state *m,
 		m->rate_kbps = bytes * 8000000ULL / w;
 		m->win_tx = tx;
 		m->d_win_prev = m->d_win;
-		m->d_win = *d;
+		m->d_win = *d - svc1;	/* the queue ahead of it (qlen) */
 	}
 	*rate = m->rate_kbps;
 }
