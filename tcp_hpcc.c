@@ -99,6 +99,10 @@ static struct range_param pacing_shift = { 12, 8, 16 };
 module_param_cb(pacing_shift, &range_ops, &pacing_shift, 0644);
 MODULE_PARM_DESC(pacing_shift,
 		 "sk_pacing_shift of hpcc sockets: TSO bursts of rate / 2^shift seconds (8..16, default 12)");
+static struct range_param commit_samples = { 2, 0, 16 };
+module_param_cb(commit_samples, &range_ops, &commit_samples, 0644);
+MODULE_PARM_DESC(commit_samples,
+		 "new telemetry samples a commit of Wc also waits for once lastUpdateSeq is acked; 0: the draft's rule (0..16, default 2)");
 static struct range_param stale_rtts = { 4, 1, 1000 };
 module_param_cb(stale_rtts, &range_ops, &stale_rtts, 0644);
 MODULE_PARM_DESC(stale_rtts,
@@ -226,6 +230,7 @@ static void hpcc_params(const struct sock *sk, const struct hpcc *ca,
 	p->t_ns = hpcc_t_ns(sk);
 	p->eta = READ_ONCE(eta.val) * HPCC_FRAC_ONE / 100;
 	p->max_stage = READ_ONCE(max_stage.val);
+	p->commit_samples = READ_ONCE(commit_samples.val);
 	p->w_ai = ca->w_ai;
 	p->w_min = max(mss / 8, 64U);
 	p->w_max = max(hpcc_w_line(sk, max_t(u64, p->t_ns, (u64)(tp->srtt_us >> 3) *
@@ -382,6 +387,7 @@ static void hpcc_update(struct sock *sk, const struct rate_sample *rs)
 			ca->st.wc = ca->st.W;
 			ca->st.inc_stage = 0;
 			ca->st.last_update_seq = tp->snd_nxt;
+			ca->st.passed = 0;
 			count(sk, C_RESUMES);
 		}
 		hpcc_measure_u(&ca->st, &p, u, ts);

@@ -41,6 +41,10 @@ struct hpcc_params {
 	__u32	w_ai;		/* W_ai: additive increase, bytes */
 	__u32	w_min;		/* departure: W never below ... */
 	__u32	w_max;		/* ... or above these, bytes */
+	__u32	commit_samples;	/* departure: new samples a commit also
+				 * waits for once lastUpdateSeq is acked
+				 * (0: the draft's rule alone)
+				 */
 };
 
 /* Figure 2's per-flow variables. */
@@ -54,6 +58,8 @@ struct hpcc_state {
 	__u8	have_sample;	/* a first sample was recorded */
 	__u8	committed;	/* the last hpcc_new_ack() updated Wc */
 	__u8	mi;		/* ... and took the multiplicative branch */
+	__u8	passed;		/* an ACK passed lastUpdateSeq */
+	__u8	fresh;		/* new samples measured since */
 };
 
 /* One link's telemetry (figure 2): what a switch writes for its port. */
@@ -86,6 +92,15 @@ static inline void hpcc_state_init(struct hpcc_state *st,
 	st->have_sample = 0;
 	st->committed = 0;
 	st->mi = 0;
+	st->passed = 0;
+	st->fresh = 0;
+}
+
+/* A new sample was measured: count it towards the next commit. */
+static inline void hpcc_sample_seen(struct hpcc_state *st)
+{
+	if (st->passed && st->fresh < 255)
+		st->fresh++;
 }
 
 /*
@@ -158,6 +173,7 @@ static inline __u32 hpcc_measure_links(struct hpcc_state *st,
 			if (tau > p->t_ns)
 				tau = p->t_ns;
 			st->U = hpcc_ewma(st->U, u, tau, p->t_ns);
+			hpcc_sample_seen(st);
 		}
 	}
 	for (i = 0; i < n; i++)
@@ -192,6 +208,7 @@ static inline __u32 hpcc_measure_u(struct hpcc_state *st,
 	if (tau > p->t_ns)
 		tau = p->t_ns;
 	st->U = hpcc_ewma(st->U, u, tau, p->t_ns);
+	hpcc_sample_seen(st);
 	return st->U;
 }
 
@@ -233,16 +250,32 @@ static inline __u32 hpcc_compute_wind(struct hpcc_state *st,
  * NewAck (lines 21-26) after MeasureInflight: Wc is committed when the
  * ACK passes lastUpdateSeq, which then becomes snd_nxt, so at most once
  * per round trip.  Sequence numbers compare modulo 2^32.
+ *
+ * Departure: with p->commit_samples = n > 0 the commit also waits, once
+ * an ACK has passed lastUpdateSeq, for n new samples measured after that
+ * ACK.  The draft's per-packet telemetry describes the packet that
+ * carries it, so the ACK of lastUpdateSeq brings news of the new Wc.  A
+ * switch that measures over rate windows (CSIG) tags a packet with the
+ * window closed before it, which the ACK of lastUpdateSeq precedes: only
+ * the samples after it see the new Wc.  Committing on the older ones
+ * corrects the same excess twice, and the window oscillates.
  */
 static inline __u32 hpcc_new_ack(struct hpcc_state *st,
 				 const struct hpcc_params *p, __u32 ack_seq,
 				 __u32 snd_nxt)
 {
-	int commit = (__s32)(ack_seq - st->last_update_seq) > 0;
+	int commit;
 
+	if (!st->passed && (__s32)(ack_seq - st->last_update_seq) > 0) {
+		st->passed = 1;
+		st->fresh = 0;
+	}
+	commit = st->passed && st->fresh >= p->commit_samples;
 	hpcc_compute_wind(st, p, commit);
-	if (commit)
+	if (commit) {
 		st->last_update_seq = snd_nxt;
+		st->passed = 0;
+	}
 	return st->W;
 }
 

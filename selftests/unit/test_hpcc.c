@@ -38,7 +38,7 @@ int main(void)
 	__u64 tau;
 	int i;
 
-	tap_plan(38);
+	tap_plan(43);
 
 	/* ComputeWind, additive branch (lines 16-19) */
 	st = fresh(100000, FRAC(0.5), 0);
@@ -115,6 +115,36 @@ int main(void)
 	hpcc_new_ack(&st, &P, 0x10, 0x2000);
 	tap_ok(st.committed && st.last_update_seq == 0x2000,
 	       "sequence wrap: 0x10 is past 0xfffffff0");
+
+	/* the departure: a commit also waits for commit_samples new samples */
+	{
+		struct hpcc_params q = P;
+
+		q.commit_samples = 1;
+		st = fresh(100000, FRAC(0.5), 0);
+		hpcc_measure_u(&st, &q, FRAC(0.5), 1000);
+		st.last_update_seq = 1000;
+		hpcc_measure_u(&st, &q, FRAC(0.5), 2000);
+		hpcc_new_ack(&st, &q, 1001, 5000);
+		tap_ok(!st.committed && st.passed && !st.fresh && st.wc == 100000,
+		       "commit_samples 1: past lastUpdateSeq, a sample from before: no commit");
+		hpcc_new_ack(&st, &q, 2000, 6000);
+		tap_ok(!st.committed && st.W == 101000 && st.last_update_seq == 1000,
+		       "... nor on the next ACK without a new sample; W still moves");
+		hpcc_measure_u(&st, &q, FRAC(0.5), 2000);
+		hpcc_new_ack(&st, &q, 2001, 6000);
+		tap_ok(!st.committed && !st.fresh,
+		       "... a repeated sample (zero interval) is not new");
+		hpcc_measure_u(&st, &q, FRAC(0.5), 3000);
+		hpcc_new_ack(&st, &q, 3000, 7000);
+		tap_ok(st.committed && st.wc == 101000 && st.last_update_seq == 7000 &&
+		       !st.passed,
+		       "... the first sample after it: commit, lastUpdateSeq = snd_nxt 7000");
+		hpcc_measure_u(&st, &q, FRAC(0.5), 4000);
+		hpcc_new_ack(&st, &q, 7001, 8000);
+		tap_ok(!st.committed && st.passed && !st.fresh,
+		       "... a sample on the ACK that passes lastUpdateSeq does not count");
+	}
 
 	/* MeasureInflight with a path u (CSIG U): tau, the cap, the EWMA */
 	st = fresh(100000, 0, 0);
