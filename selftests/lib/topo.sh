@@ -138,6 +138,24 @@ topo_tx_bytes()
 		awk '$1 == "Sent" { print $2; exit }'
 }
 
+# topo_tx_stamp: "bytes ns", topo_tx_bytes and the time it was read
+topo_tx_stamp()
+{
+	echo "$(topo_tx_bytes) $(date +%s%N)"
+}
+
+# topo_util STAMP0 STAMP1 MBIT: the bottleneck's utilisation between two
+# topo_tx_stamp readings, a fraction of MBIT (the time is measured: under
+# TCG the commands between the readings take a noticeable part of it)
+topo_util()
+{
+	local b0 t0 b1 t1
+
+	read -r b0 t0 <<< "$1"
+	read -r b1 t1 <<< "$2"
+	echo "($b1 - $b0) * 8 * 1000 / ($t1 - $t0) / $3" | bc -l
+}
+
 # topo_qdisc_stat FIELD: a counter of the bottleneck's leaf qdisc, e.g.
 # "marked", "early", "dropped" (RED prints "marked N early N ...").
 topo_qdisc_stat()

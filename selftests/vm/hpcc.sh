@@ -3,7 +3,7 @@
 #
 # tcp_hpcc on a dumbbell with the CSIG data plane on the bottleneck port:
 #
-#   s1, s2 --insert (mark rule)--> [sw: bridge, sw-r transit + htb 200M] --> r
+#   s1, s2 --insert (mark rule)--> [sw: bridge, sw-r transit + htb 100M] --> r
 #
 # The senders' tcp_csig_opt marks negotiated flows, their insertion role
 # tags them with the U signal (expanded), the bottleneck port's transit role
@@ -29,7 +29,10 @@ HPCCSTAT=$top/build/bin/hpccstat
 QH=$top/selftests/lib/qhist.py
 P=/sys/module/tcp_hpcc/parameters
 MARK=0x40000000
-RATE_MBIT=200
+# 100 Mbit/s: at 200 the two senders, the data plane and the receiver keep
+# the guest's two vCPUs busy under TCG and the senders, not the link, set
+# the rates (Documentation/tcp_hpcc.rst, "Measured")
+RATE_MBIT=100
 TOPO_RATE=${RATE_MBIT}mbit
 # T, on the switch port (--t) and in hpcc (base_rtt_us).  The idle RTT is
 # 1.2 ms, but under load under TCG it is 2-10 ms and the emulated hosts
@@ -48,10 +51,10 @@ ktap_expect "tcp_hpcc refuses to load with eta=200" \
 ktap_run "insmod tcp_hpcc line_rate_mbps=$RATE_MBIT base_rtt_us=$((T_MS * 1000))" insmod "$HPCC_KO" line_rate_mbps=$RATE_MBIT base_rtt_us=$((T_MS * 1000))
 bad=0
 for kv in eta=101 eta=49 max_stage=1000 w_ai=999999999 nflows=0 line_rate_mbps=0 \
-	  stale_rtts=0 base_rtt_us=2000000 input=bogus eta=x; do
+	  stale_rtts=0 base_rtt_us=2000000 input=bogus eta=x commit_samples=17; do
 	echo "${kv#*=}" > "$P/${kv%%=*}" 2> /dev/null && bad=$((bad + 1))
 done
-ktap_expect "10 invalid parameter writes refused, the values unchanged" \
+ktap_expect "11 invalid parameter writes refused, the values unchanged" \
 	"$bad == 0 && $(cat $P/eta) == 95 && $(cat $P/max_stage) == 5 && \"$(cat $P/input)\" == \"auto\""
 ktap_expect "hpcc is an available congestion control" \
 	"$(sysctl -n net.ipv4.tcp_available_congestion_control | grep -cw hpcc) == 1"
@@ -75,7 +78,7 @@ topo_exec s1 sysctl -qw net.ipv4.tcp_congestion_control=hpcc
 # iperf3 JSON -> per-interval Mbit/s, one line
 mbits() { jq -r '[.intervals[].sum.bits_per_second / 1e6 | floor] | join(" ")' "$1"; }
 
-# two flows, the second 4 s late; steady state measured from 8 s to 13 s.
+# two flows, the second 4 s late; steady state measured from 8 s to 12 s.
 # N of the W_ai rule of thumb is the number of flows expected (draft 5).
 echo 2 > $P/nflows
 j1=$(mktemp) j2=$(mktemp) q0=$(mktemp) q1=$(mktemp)
@@ -87,50 +90,51 @@ p1=$!
 sleep 4
 topo_exec s2 iperf3 -c "$TOPO_RCV_IP" -p 5202 -C hpcc -t 10 -i 0.5 -J > "$j2" 2>&1 &
 p2=$!
-sleep 4
-sx sw --json show sw-r > "$q0"
-b0=$(topo_tx_bytes)
-sleep 1
+sleep 2
 st1=$(topo_exec s1 "$HPCCSTAT" | grep ':5201 ' | tail -1)
 fl1=$(topo_exec s1 cat /proc/net/csig_opt_flows | grep -o ':5201 negotiated.*' | tail -1)
 sig=$(sx sw show sw-r | grep signals)
 st2=$(topo_exec s2 "$HPCCSTAT" --json)
 ssout=$(topo_exec s1 ss -tin dst "$TOPO_RCV_IP")
+sleep 1
+# nothing else runs while the link is measured: under TCG every command
+# takes CPU from the senders
+sx sw --json show sw-r > "$q0"
+ts0=$(topo_tx_stamp)
 sleep 4
-b1=$(topo_tx_bytes)
+ts1=$(topo_tx_stamp)
 sx sw --json show sw-r > "$q1"
 wait $p1
 rc1=$?
 wait $p2
 rc2=$?
-util=$(echo "($b1 - $b0) * 8 / 5 / 1000000 / $RATE_MBIT" | bc -l)
+util=$(topo_util "$ts0" "$ts1" $RATE_MBIT)
 read -r npk p50 p99 qmax <<< "$("$QH" "$q0" "$q1" 50 99)"
 ktap_diag "s1 (sysctl) Mbit/s per 0.5 s: $(mbits "$j1")"
 ktap_diag "s2 (setsockopt, +4 s): $(mbits "$j2")"
 ktap_diag "s1: $st1"
 ktap_diag "s1's flow: $fl1; the port: $sig"
-ktap_diag "port model queue over 5 s: $npk packets, p50 ${p50} ns, p99 ${p99} ns, max ${qmax} ns; utilisation $(printf %.3f "$util")"
+ktap_diag "port model queue over 4 s: $npk packets, p50 ${p50} ns, p99 ${p99} ns, max ${qmax} ns; utilisation $(printf %.3f "$util")"
 ktap_expect "hpcc selected with sysctl (s1) and setsockopt (s2); both flows complete" \
 	"$rc1 == 0 && $rc2 == 0 && $(echo "$ssout" | grep -c hpcc) >= 1 && $(echo "$st2" | jq length) >= 1"
 ktap_expect "hpccstat: the flows read the U signal, U and W plausible" \
 	"$(echo "$st1" | grep -c ' u U ') >= 1 && $(echo "$st2" | jq '[.[] | select(.source == "u" and .U > 0.3 and .U < 3 and .W > 0)] | length') >= 1"
 # Jain over 1 s windows: s2's seconds 4..8, s1's 8..12
-jain=$(iperf_jain2 "$j1" "$j2" 4 4 5)
-ktap_diag "Jain fairness per 1 s window, lowest of 5: $jain"
-# The issue's goals are 90% and 0.95 with the late flow at its share
-# within 2 s; under TCG this run measures 0.93-0.97, 0.92-0.94 and a late
-# flow that starts at half its share and closes the rest by W_ai over many
-# seconds (Documentation/tcp_hpcc.rst, "Measured").  The checks below are
-# what it meets every time; they fail on a regression to the 50%
-# utilisation or the starvation earlier versions showed.
+jain=$(iperf_jain2 "$j1" "$j2" 4 4 4)
+ktap_diag "Jain fairness per 1 s window, lowest of 4: $jain"
+# The issue's goals: at least 90% utilisation, Jain at least 0.95 over
+# 1 s windows, the late flow converging to its fair share.  HPCC++ aims
+# at eta = 95% of C, and this run measures 0.87-0.92 of htb's nominal rate
+# (cubic gets 0.97 of it): the utilisation check is 85%, a regression
+# guard; the 90% goal is measured in Documentation/tcp_hpcc.rst.
 ktap_expect "two flows: utilisation at least 85%" "$util >= 0.85"
-ktap_expect "two flows: Jain fairness at least 0.85 in every 1 s window" "${jain:-0} >= 0.85"
+ktap_expect "two flows: Jain fairness at least 0.95 in every 1 s window" "${jain:-0} >= 0.95"
 # the late flow: first 0.5 s interval at 50% / 80% of its fair share
 share=$(echo "$RATE_MBIT * 0.95 / 2" | bc -l)
 conv50=$(iperf_ramp "$j2" "$share" 0.5)
 conv80=$(iperf_ramp "$j2" "$share" 0.8)
 ktap_diag "late flow at 50% of its fair share after ${conv50} s, at 80% after ${conv80} s"
-ktap_expect "the late flow gets half its fair share within 2 s" "$conv50 <= 2"
+ktap_expect "the late flow gets 80% of its fair share within 2 s" "$conv80 <= 2"
 ktap_expect "the port model's p99 queue stays below T ($T_MS ms)" \
 	"$npk > 1000 && $p99 < $T_MS * 1000000"
 
@@ -157,13 +161,13 @@ f0=$(ctr s1 fallbacks)
 topo_exec s1 iperf3 -c "$TOPO_RCV_IP" -P 16 -C hpcc -t 8 -J > "$j" 2>&1 &
 p=$!
 sleep 4
-b0=$(topo_tx_bytes)
+ts0=$(topo_tx_stamp)
 sleep 3
-b1=$(topo_tx_bytes)
+ts1=$(topo_tx_stamp)
 wait $p
 rc=$?
 sx sw --json show sw-r > "$q1"
-util=$(echo "($b1 - $b0) * 8 / 3 / 1000000 / $RATE_MBIT" | bc -l)
+util=$(topo_util "$ts0" "$ts1" $RATE_MBIT)
 read -r npk p50 p99 qmax <<< "$("$QH" "$q0" "$q1" 50 99)"
 jain=$(jq -r '[.end.streams[].sender.bits_per_second] | (add * add) / (length * (map(. * .) | add))' "$j")
 rtx=$(jq -r '.end.sum_sent.retransmits' "$j")
