@@ -1,0 +1,172 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * LDCP (draft-dai-tsvwg-pfc-free-congestion-control-01, section 2): the
+ * sender's algorithm, in C that compiles in the kernel and in userspace
+ * (selftests/unit/test_ldcp.c).  No allocation, no floating point, no
+ * kernel or libc dependency.
+ *
+ * Units: cw, alpha, beta, gamma and the initial window in packets with
+ * LDCP_FRAC_SHIFT (16) fractional bits; cw is at most LDCP_CW_MAX.
+ *
+ * The draft's sections map onto these functions:
+ *   2.2, eq. (1) and (2), PAWA      ldcp_pawa() for cw >= 1
+ *   2.2, cw below one packet        ldcp_pawa() for cw < 1,
+ *                                   ldcp_gap_ns() (one packet per RTT/cw)
+ *   2.3 and 3.1, zero-RTT           ldcp_fs_ect(), ldcp_fs_ack(),
+ *     bandwidth acquisition         ldcp_fs_loss()
+ * Departures (Documentation/tcp_ldcp.rst): an ECE that takes cw from at
+ * least one packet to below it gives max(gamma, cw - n * beta), so the
+ * two regimes join; in the regime below one packet an ACK for n packets
+ * adds n * gamma and an ECE halves cw once; a fast-start loss before any
+ * packet was acknowledged leaves one packet, not none.
+ */
+#ifndef _LDCP_H
+#define _LDCP_H
+
+#include <linux/types.h>
+
+#define LDCP_FRAC_SHIFT		16
+#define LDCP_ONE		0x10000U	/* one packet */
+#define LDCP_CW_MAX		(0xffffU << LDCP_FRAC_SHIFT)	/* 65535 */
+
+struct ldcp_params {
+	__u32	alpha;		/* increase per window of ACKs, (0, 1] */
+	__u32	beta;		/* decrease per ECE-marked packet, (0, 1] */
+	__u32	gamma;		/* below one packet: step and floor */
+	__u32	iw;		/* initial window, the BDP, >= 1 */
+};
+
+enum ldcp_phase {
+	LDCP_FAST_START	= 0,	/* the first RTT's window is out (2.3) */
+	LDCP_STABLE	= 1,	/* PAWA (2.2) */
+};
+
+struct ldcp_state {
+	__u32	cw;		/* congestion window */
+	__u8	phase;		/* enum ldcp_phase */
+	__u8	exit;		/* how fast start ended: LDCP_EXIT_* */
+};
+
+enum {
+	LDCP_EXIT_NONE	= 0,
+	LDCP_EXIT_IW	= 1,	/* the whole initial window acknowledged */
+	LDCP_EXIT_LOSS	= 2,	/* a loss in fast start */
+};
+
+static inline __u32 ldcp_clamp(__u64 cw, __u32 floor)
+{
+	if (cw < floor)
+		return floor;
+	if (cw > LDCP_CW_MAX)
+		return LDCP_CW_MAX;
+	return (__u32)cw;
+}
+
+/* A flow starts in fast start with cw = IW (2.3). */
+static inline void ldcp_init(struct ldcp_state *st, const struct ldcp_params *p)
+{
+	st->cw = ldcp_clamp(p->iw, LDCP_ONE);
+	st->phase = LDCP_FAST_START;
+	st->exit = LDCP_EXIT_NONE;
+}
+
+/*
+ * PAWA (2.2) for an ACK of @n packets, @ece its ECN-Echo.  At least one
+ * packet: eq. (2), cw + n * alpha / cw without ECE, cw - n * beta with
+ * it (eq. (1) is n = 1).  Below one packet: cw + gamma without ECE,
+ * max(gamma, cw / 2) with it (eta = 1/2).  Returns the new cw.
+ */
+static inline __u32 ldcp_pawa(struct ldcp_state *st,
+			      const struct ldcp_params *p, __u32 n, int ece)
+{
+	__u64 cw = st->cw, d;
+	__u32 g = p->gamma ? p->gamma : 1;
+
+	if (!n)
+		return st->cw;
+	if (cw >= LDCP_ONE) {
+		if (!ece) {
+			/* n * alpha / cw, in LDCP_ONE units */
+			cw += ((__u64)n * p->alpha << LDCP_FRAC_SHIFT) / cw;
+		} else {
+			d = (__u64)n * p->beta;
+			cw = cw > d ? cw - d : 0;
+			if (cw < LDCP_ONE && cw < g)
+				cw = g;
+		}
+	} else if (!ece) {
+		cw += (__u64)n * g;
+	} else {
+		cw /= 2;
+		if (cw < g)
+			cw = g;
+	}
+	st->cw = ldcp_clamp(cw, g < LDCP_ONE ? g : LDCP_ONE);
+	return st->cw;
+}
+
+/*
+ * Fast start's ECN codepoint (2.3, 3.1) for the packet with 0-based
+ * index @i in the flow, @last when it is the last one the sender has to
+ * send: the first IW packets are not ECN-capable, so that a WRED queue
+ * over K drops them rather than marking, except the IW-th and a last
+ * packet before it, which are ECN-capable so that a tail loss shows
+ * without a timeout; every later packet is ECN-capable.  Returns 1 for
+ * ECT.
+ */
+static inline int ldcp_fs_ect(const struct ldcp_params *p, __u64 i, int last)
+{
+	__u64 iw = p->iw >> LDCP_FRAC_SHIFT;
+
+	if (!iw)
+		iw = 1;
+	return i + 1 >= iw || last;
+}
+
+/*
+ * Fast start's end when the whole initial window is acknowledged (3.1,
+ * condition 2): @acked packets acknowledged in order since the start.
+ * cw becomes the BDP.  Returns 1 when fast start ended now.
+ */
+static inline int ldcp_fs_ack(struct ldcp_state *st,
+			      const struct ldcp_params *p, __u64 acked)
+{
+	if (st->phase != LDCP_FAST_START ||
+	    (acked << LDCP_FRAC_SHIFT) < (__u64)p->iw)
+		return 0;
+	st->cw = ldcp_clamp(p->iw, LDCP_ONE);
+	st->phase = LDCP_STABLE;
+	st->exit = LDCP_EXIT_IW;
+	return 1;
+}
+
+/*
+ * Fast start's end on a loss (3.1, condition 1): cw becomes the number
+ * of packets acknowledged in order before it, @acked (at least one).
+ * Returns 1 when fast start ended now.
+ */
+static inline int ldcp_fs_loss(struct ldcp_state *st, __u64 acked)
+{
+	if (st->phase != LDCP_FAST_START)
+		return 0;
+	st->cw = ldcp_clamp(acked > 0xffffU ? LDCP_CW_MAX :
+			    acked << LDCP_FRAC_SHIFT, LDCP_ONE);
+	st->phase = LDCP_STABLE;
+	st->exit = LDCP_EXIT_LOSS;
+	return 1;
+}
+
+/*
+ * Below one packet the flow sends one packet every RTT / cw (2.2): the
+ * gap in ns for @rtt_ns; rtt_ns when cw is at least one packet.
+ */
+static inline __u64 ldcp_gap_ns(__u32 cw, __u64 rtt_ns)
+{
+	if (cw >= LDCP_ONE || !cw)
+		return rtt_ns;
+	if (rtt_ns > (~0ULL >> LDCP_FRAC_SHIFT))
+		return ~0ULL;
+	return (rtt_ns << LDCP_FRAC_SHIFT) / cw;
+}
+
+#endif /* _LDCP_H */

@@ -1,0 +1,142 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests of include/ldcp.h, LDCP's sender algorithm, against cases
+ * worked out by hand from draft-dai-tsvwg-pfc-free-congestion-control-01
+ * section 2 (the numbers in the comments are the draft's formulas
+ * evaluated on paper, then truncated to 2^-16 of a packet).
+ */
+#include "ldcp.h"
+#include "tap.h"
+
+#define PK(x)	((__u32)((x) * LDCP_ONE))
+
+static const struct ldcp_params P = {
+	.alpha = LDCP_ONE,		/* 1 */
+	.beta = LDCP_ONE / 2,		/* 1/2 */
+	.gamma = LDCP_ONE / 8,		/* 1/8 */
+	.iw = 10 * LDCP_ONE,		/* a BDP of 10 packets */
+};
+
+static struct ldcp_state at(__u32 cw)
+{
+	struct ldcp_state st = { .cw = cw, .phase = LDCP_STABLE };
+
+	return st;
+}
+
+int main(void)
+{
+	struct ldcp_state st;
+	int i, ok;
+
+	tap_plan(31);
+
+	/* eq. (1): per-packet ACKs, cw >= 1 */
+	st = at(PK(10));
+	/* 10 + 1/10: 655360 + 4294967296 / 655360 = 655360 + 6553 */
+	tap_eq_u64(ldcp_pawa(&st, &P, 1, 0), 661913, "eq. (1), no ECE: cw = 10 + alpha/cw = 10.1");
+	st = at(PK(10));
+	tap_eq_u64(ldcp_pawa(&st, &P, 1, 1), PK(9.5), "eq. (1), ECE: cw = 10 - beta = 9.5");
+	st = at(PK(10));
+	for (i = 0; i < 10; i++)
+		ldcp_pawa(&st, &P, 1, 0);
+	/* 10 ACKs of a window of 10: 1/10 + 1/10.1 + ... = 0.95865 */
+	tap_ok(st.cw > PK(10.958) && st.cw < PK(10.959),
+	       "a window of ACKs without ECE adds about alpha: 10.9586 (cw %.5f)",
+	       (double)st.cw / LDCP_ONE);
+
+	/* eq. (2): an ACK of n packets (delayed ACK) */
+	st = at(PK(10));
+	/* 655360 + 2 * 4294967296 / 655360 = 655360 + 13107 */
+	tap_eq_u64(ldcp_pawa(&st, &P, 2, 0), 668467,
+		   "eq. (2), n = 2, no ECE: cw = 10 + 2 alpha/cw = 10.2");
+	st = at(PK(10));
+	tap_eq_u64(ldcp_pawa(&st, &P, 3, 1), PK(8.5),
+		   "eq. (2), n = 3, ECE: cw = 10 - 3 beta = 8.5");
+	st = at(PK(10));
+	tap_eq_u64(ldcp_pawa(&st, &P, 0, 1), PK(10), "an ACK of no packet changes nothing");
+
+	/* from one packet or more to below one */
+	st = at(78643);		/* 1.2 */
+	tap_eq_u64(ldcp_pawa(&st, &P, 1, 1), 78643 - 32768,
+		   "ECE at cw = 1.2: 1.2 - 1/2 = 0.7, below one packet");
+	st = at(PK(1));
+	tap_eq_u64(ldcp_pawa(&st, &P, 1, 1), PK(0.5), "ECE at cw = 1: 0.5");
+	{
+		struct ldcp_params q = P;
+
+		q.beta = LDCP_ONE;
+		st = at(PK(1.0625));
+		tap_eq_u64(ldcp_pawa(&st, &q, 1, 1), PK(0.125),
+			   "ECE at cw = 1.0625 with beta = 1: 0.0625, raised to gamma = 1/8");
+		st = at(PK(4));
+		tap_eq_u64(ldcp_pawa(&st, &q, 8, 1), PK(0.125),
+			   "an ECE for 8 packets at cw = 4: gamma, never 0");
+	}
+
+	/* below one packet: cw + gamma, max(gamma, cw / 2) */
+	st = at(PK(0.5));
+	tap_eq_u64(ldcp_pawa(&st, &P, 1, 0), PK(0.625), "cw = 0.5, no ECE: cw + gamma = 0.625");
+	st = at(PK(0.5));
+	tap_eq_u64(ldcp_pawa(&st, &P, 1, 1), PK(0.25), "cw = 0.5, ECE: cw / 2 = 0.25");
+	st = at(13107);		/* 0.2 */
+	tap_eq_u64(ldcp_pawa(&st, &P, 1, 1), PK(0.125),
+		   "cw = 0.2, ECE: max(gamma, 0.1) = gamma = 0.125");
+	st = at(PK(0.125));
+	tap_eq_u64(ldcp_pawa(&st, &P, 1, 1), PK(0.125), "cw = gamma, ECE: stays at gamma");
+	st = at(PK(0.25));
+	tap_eq_u64(ldcp_pawa(&st, &P, 2, 0), PK(0.5),
+		   "cw = 0.25, an ACK of 2 packets: + 2 gamma = 0.5");
+	st = at(PK(0.9375));
+	tap_eq_u64(ldcp_pawa(&st, &P, 1, 0), PK(1.0625),
+		   "cw = 0.9375, no ECE: 1.0625, one packet again");
+	/* then eq. (1): 69632 + 4294967296 / 69632 = 69632 + 61680 */
+	tap_eq_u64(ldcp_pawa(&st, &P, 1, 0), 131312,
+		   "... and the next ACK takes eq. (1): + 1/1.0625");
+
+	/* the bound */
+	st = at(LDCP_CW_MAX);
+	tap_eq_u64(ldcp_pawa(&st, &P, 1000, 0), LDCP_CW_MAX, "cw stays within LDCP_CW_MAX");
+
+	/* zero-RTT bandwidth acquisition: fast start */
+	ldcp_init(&st, &P);
+	tap_ok(st.cw == PK(10) && st.phase == LDCP_FAST_START && st.exit == LDCP_EXIT_NONE,
+	       "a flow starts in fast start with cw = IW = the BDP");
+	ok = !ldcp_fs_ect(&P, 0, 0) && !ldcp_fs_ect(&P, 8, 0) && ldcp_fs_ect(&P, 9, 0) &&
+	     ldcp_fs_ect(&P, 10, 0) && ldcp_fs_ect(&P, 1000, 0);
+	tap_ok(ok, "packets 1-9 of an IW of 10 are not ECN-capable, the IW-th and later are");
+	tap_ok(!ldcp_fs_ect(&P, 2, 0) && ldcp_fs_ect(&P, 3, 1),
+	       "a message of 4 packets: its last is ECN-capable");
+	{
+		struct ldcp_params q = P;
+
+		q.iw = LDCP_ONE;
+		tap_ok(ldcp_fs_ect(&q, 0, 0), "an IW of one packet: it is the IW-th, ECN-capable");
+	}
+	tap_ok(!ldcp_fs_ack(&st, &P, 9) && st.phase == LDCP_FAST_START && st.cw == PK(10),
+	       "9 of 10 packets acknowledged: still fast start");
+	tap_ok(ldcp_fs_ack(&st, &P, 10) && st.phase == LDCP_STABLE && st.cw == PK(10) &&
+	       st.exit == LDCP_EXIT_IW,
+	       "the whole IW acknowledged: stable stage, cw = BDP (condition 2)");
+	tap_ok(!ldcp_fs_ack(&st, &P, 20) && !ldcp_fs_loss(&st, 3) && st.cw == PK(10),
+	       "once stable, neither transition applies again");
+	ldcp_init(&st, &P);
+	tap_ok(ldcp_fs_loss(&st, 4) && st.phase == LDCP_STABLE && st.cw == PK(4) &&
+	       st.exit == LDCP_EXIT_LOSS,
+	       "a loss in fast start after 4 packets acknowledged: cw = 4 (condition 1)");
+	ldcp_init(&st, &P);
+	tap_ok(ldcp_fs_loss(&st, 0) && st.cw == PK(1),
+	       "a loss before any ACK: cw = 1 packet, not 0");
+	ldcp_init(&st, &P);
+	tap_ok(ldcp_fs_loss(&st, 1ULL << 40) && st.cw == LDCP_CW_MAX,
+	       "a huge count is bounded by LDCP_CW_MAX");
+
+	/* one packet every RTT / cw below one packet */
+	tap_eq_u64(ldcp_gap_ns(PK(0.25), 100000), 400000,
+		   "cw = 1/4, RTT 100 us: a packet every 400 us");
+	tap_eq_u64(ldcp_gap_ns(PK(0.0625), 1000000), 16000000, "cw = 1/16, RTT 1 ms: every 16 ms");
+	tap_ok(ldcp_gap_ns(PK(3), 100000) == 100000 && ldcp_gap_ns(0, 100000) == 100000,
+	       "cw >= 1 (or 0): the RTT itself");
+
+	return tap_done();
+}
