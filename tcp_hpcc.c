@@ -32,46 +32,15 @@
 #include "csig.h"
 #include "csig_opt_api.h"
 #include "hpcc.h"
+#include "range_param.h"
 
 #define CREATE_TRACE_POINTS
 #include "tcp_hpcc_trace.h"
 
 /*
- * Parameters.  Each is an unsigned value with its range; a write outside
- * it is refused with a message and leaves the old value.
+ * Parameters (include/range_param.h): a write outside a parameter's
+ * range is refused with a message and leaves the old value.
  */
-struct range_param {
-	unsigned int val, lo, hi;
-};
-
-static int range_set(const char *val, const struct kernel_param *kp)
-{
-	struct range_param *r = kp->arg;
-	unsigned int v;
-	int err = kstrtouint(val, 0, &v);
-
-	if (err)
-		return err;
-	if (v < r->lo || v > r->hi) {
-		pr_err("%s must be in [%u, %u], not %u\n", kp->name, r->lo, r->hi, v);
-		return -EINVAL;
-	}
-	WRITE_ONCE(r->val, v);
-	return 0;
-}
-
-static int range_get(char *buf, const struct kernel_param *kp)
-{
-	const struct range_param *r = kp->arg;
-
-	return sysfs_emit(buf, "%u\n", READ_ONCE(r->val));
-}
-
-static const struct kernel_param_ops range_ops = {
-	.set = range_set,
-	.get = range_get,
-};
-
 static struct range_param base_rtt_us = { 0, 0, 1000000 };
 module_param_cb(base_rtt_us, &range_ops, &base_rtt_us, 0644);
 MODULE_PARM_DESC(base_rtt_us,
