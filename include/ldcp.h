@@ -63,7 +63,8 @@ static inline __u32 ldcp_clamp(__u64 cw, __u32 floor)
 }
 
 /* A flow starts in fast start with cw = IW (2.3). */
-static inline void ldcp_init(struct ldcp_state *st, const struct ldcp_params *p)
+static inline void ldcp_state_init(struct ldcp_state *st,
+				   const struct ldcp_params *p)
 {
 	st->cw = ldcp_clamp(p->iw, LDCP_ONE);
 	st->phase = LDCP_FAST_START;
@@ -168,5 +169,24 @@ static inline __u64 ldcp_gap_ns(__u32 cw, __u64 rtt_ns)
 		return ~0ULL;
 	return (rtt_ns << LDCP_FRAC_SHIFT) / cw;
 }
+
+/*
+ * Per-socket state for INET_DIAG and TCP_CC_INFO (tcp_ldcp's get_info):
+ * the attribute's type, and its payload.
+ */
+#define LDCP_DIAG_ATTR		0x3c02
+
+#define LDCP_DIAG_F_CE		0x1	/* receiver: the last segment had CE */
+
+struct ldcp_diag_info {
+	__u32	cw;		/* packets, LDCP_FRAC units */
+	__u32	iw;		/* initial window, packets, LDCP_FRAC units */
+	__u32	acks;		/* ACKs taken by PAWA */
+	__u32	ece_acks;	/* ... of them with ECE */
+	__u8	phase;		/* enum ldcp_phase */
+	__u8	exit;		/* LDCP_EXIT_* */
+	__u8	flags;		/* LDCP_DIAG_F_* */
+	__u8	pad;
+};
 
 #endif /* _LDCP_H */

@@ -99,7 +99,7 @@ int main(void)
 	tap_eq_u64(ldcp_pawa(&st, &P, 1000, 0), LDCP_CW_MAX, "cw stays within LDCP_CW_MAX");
 
 	/* zero-RTT bandwidth acquisition: fast start */
-	ldcp_init(&st, &P);
+	ldcp_state_init(&st, &P);
 	tap_ok(st.cw == PK(10) && st.phase == LDCP_FAST_START && st.exit == LDCP_EXIT_NONE,
 	       "a flow starts in fast start with cw = IW = the BDP");
 	ok = !ldcp_fs_ect(&P, 0, 0) && !ldcp_fs_ect(&P, 8, 0) && ldcp_fs_ect(&P, 9, 0) &&
@@ -120,14 +120,14 @@ int main(void)
 	       "the whole IW acknowledged: stable stage, cw = BDP (condition 2)");
 	tap_ok(!ldcp_fs_ack(&st, &P, 20) && !ldcp_fs_loss(&st, 3) && st.cw == PK(10),
 	       "once stable, neither transition applies again");
-	ldcp_init(&st, &P);
+	ldcp_state_init(&st, &P);
 	tap_ok(ldcp_fs_loss(&st, 4) && st.phase == LDCP_STABLE && st.cw == PK(4) &&
 	       st.exit == LDCP_EXIT_LOSS,
 	       "a loss in fast start after 4 packets acknowledged: cw = 4 (condition 1)");
-	ldcp_init(&st, &P);
+	ldcp_state_init(&st, &P);
 	tap_ok(ldcp_fs_loss(&st, 0) && st.cw == PK(1),
 	       "a loss before any ACK: cw = 1 packet, not 0");
-	ldcp_init(&st, &P);
+	ldcp_state_init(&st, &P);
 	tap_ok(ldcp_fs_loss(&st, 1ULL << 40) && st.cw == LDCP_CW_MAX,
 	       "a huge count is bounded by LDCP_CW_MAX");
 

@@ -1,0 +1,432 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tcp_ldcp: LDCP (draft-dai-tsvwg-pfc-free-congestion-control-01) as a
+ * TCP congestion control, for networks whose switches mark ECN on the
+ * instantaneous queue (WRED/ECN) and carry no telemetry.
+ *
+ * The algorithm is include/ldcp.h, the same code the userspace unit
+ * tests run.  This file feeds it: every ACK of n packets adjusts cw by
+ * PAWA with the ACK's ECE (section 2.2); below one packet the flow sends
+ * one packet every RTT / cw, by TCP's internal pacing; a flow starts with
+ * cw = IW = the BDP of the configured bandwidth and base RTT and leaves
+ * fast start when the whole IW is acknowledged (cw = BDP) or on a loss
+ * (cw = what was acknowledged before it), section 3.1.
+ *
+ * ECN: TCP_CONG_NEEDS_ECN.  As a receiver, ldcp echoes CE as DCTCP does,
+ * an ACK at each change of the CE state, so that each ACK's ECE says
+ * whether the packets it acknowledges were marked (section 2.2's
+ * receiver).  A stock receiver (RFC 3168) holds ECE from the first CE
+ * until the sender's CWR instead: Documentation/tcp_ldcp.rst.
+ *
+ * Not built yet: fast start's per-packet ECN codepoint (not-ECT for the
+ * first RTT's packets, ldcp_fs_ect()); every packet is ECT for now.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/module.h>
+#include <linux/inet_diag.h>
+#include <linux/proc_fs.h>
+#include <linux/seq_file.h>
+#include <net/tcp.h>
+#include <net/netns/generic.h>
+
+#include "ldcp.h"
+#include "range_param.h"
+
+#define CREATE_TRACE_POINTS
+#include "tcp_ldcp_trace.h"
+
+/*
+ * Parameters (include/range_param.h): a write outside a parameter's
+ * range is refused with a message and leaves the old value.
+ */
+static struct range_param alpha_milli = { 1000, 1, 1000 };
+module_param_cb(alpha_milli, &range_ops, &alpha_milli, 0644);
+MODULE_PARM_DESC(alpha_milli,
+		 "alpha, the increase per window of unmarked ACKs, 1/1000 packet (1..1000, default 1000)");
+static struct range_param beta_milli = { 500, 1, 1000 };
+module_param_cb(beta_milli, &range_ops, &beta_milli, 0644);
+MODULE_PARM_DESC(beta_milli,
+		 "beta, the decrease per marked packet, 1/1000 packet (1..1000, default 500)");
+static struct range_param gamma_div = { 8, 4, 16 };
+module_param_cb(gamma_div, &range_ops, &gamma_div, 0644);
+MODULE_PARM_DESC(gamma_div,
+		 "gamma = 1/gamma_div packet: the step and floor of cw below one packet (4..16, default 8)");
+static struct range_param bw_mbps = { 10000, 1, 4000000 };
+module_param_cb(bw_mbps, &range_ops, &bw_mbps, 0644);
+MODULE_PARM_DESC(bw_mbps,
+		 "bandwidth of the initial window IW = bw * base RTT, Mbit/s (1..4000000, default 10000)");
+static struct range_param base_rtt_us = { 100, 1, 1000000 };
+module_param_cb(base_rtt_us, &range_ops, &base_rtt_us, 0644);
+MODULE_PARM_DESC(base_rtt_us,
+		 "base RTT of the initial window, us (1..1000000, default 100)");
+static struct range_param fast_start = { 1, 0, 1 };
+module_param_cb(fast_start, &range_ops, &fast_start, 0644);
+MODULE_PARM_DESC(fast_start,
+		 "1: start at IW in fast start (section 2.3); 0: TCP's initial window, PAWA from the start (default 1)");
+
+/* Per-namespace counters: /proc/net/tcp_ldcp. */
+enum {
+	C_FLOWS,		/* flows started */
+	C_FLOWS_NO_ECN,		/* ... without ECN negotiated: no ECE to act on */
+	C_FLOWS_FAST_START,	/* ... in fast start */
+	C_FS_IW,		/* fast start ended: the whole IW acknowledged */
+	C_FS_LOSS,		/* fast start ended: a loss */
+	C_ACKS,			/* ACKs taken by PAWA */
+	C_ECE_ACKS,		/* ... with ECE */
+	C_BELOW_ONE,		/* ... with cw below one packet */
+	C_LOSSES,		/* loss episodes in the stable stage: cw halved */
+	C_CE_CHANGES,		/* receiver: changes of the CE state echoed */
+	C_NR,
+};
+
+static const char * const counter_names[C_NR] = {
+	"flows", "flows_no_ecn", "flows_fast_start", "fs_iw", "fs_loss", "acks", "ece_acks",
+	"below_one", "losses", "ce_changes",
+};
+
+struct ldcp_net {
+	atomic64_t c[C_NR];
+};
+
+static unsigned int ldcp_net_id;
+
+static void count(const struct sock *sk, int i)
+{
+	struct ldcp_net *ln = net_generic(sock_net(sk), ldcp_net_id);
+
+	atomic64_inc(&ln->c[i]);
+}
+
+struct ldcp {
+	struct ldcp_state st;
+	u32	iw;		/* this flow's IW, LDCP_FRAC packets */
+	u32	isn;		/* snd_una when it started */
+	u32	prior_rcv_nxt;	/* receiver: rcv_nxt at the last CE event */
+	u32	acks;
+	u32	ece_acks;
+	u8	ece;		/* the ACK being processed had ECE */
+	u8	ce_state;	/* receiver: the last segment had CE */
+	u8	in_loss;	/* the loss response of this episode is taken */
+};
+
+static void ldcp_params(struct ldcp_params *p, const struct ldcp *ca)
+{
+	p->alpha = div_u64((u64)READ_ONCE(alpha_milli.val) << LDCP_FRAC_SHIFT, 1000);
+	p->beta = div_u64((u64)READ_ONCE(beta_milli.val) << LDCP_FRAC_SHIFT, 1000);
+	p->gamma = LDCP_ONE / READ_ONCE(gamma_div.val);
+	p->iw = ca->iw;
+}
+
+/* IW = bw * base RTT, in packets of @mss */
+static u32 ldcp_iw(u32 mss)
+{
+	u64 bytes = (u64)READ_ONCE(bw_mbps.val) * 125000 * READ_ONCE(base_rtt_us.val);
+
+	bytes = div_u64(bytes << LDCP_FRAC_SHIFT, USEC_PER_SEC * max(mss, 1U));
+	return clamp_t(u64, bytes, LDCP_ONE, LDCP_CW_MAX);
+}
+
+/*
+ * cw onto the socket: snd_cwnd is cw in whole packets, at least one;
+ * below one packet the pacing rate spaces them RTT / cw apart.  Fast
+ * start sends its IW at once; the stable stage paces at TCP's rate for
+ * congestion avoidance, 120% of cwnd per srtt.  Returns the rate.
+ */
+static u64 ldcp_apply(struct sock *sk, const struct ldcp *ca)
+{
+	struct tcp_sock *tp = tcp_sk(sk);
+	u32 cwnd = max(ca->st.cw >> LDCP_FRAC_SHIFT, 1U);
+	u64 srtt = max(tp->srtt_us >> 3, 1U), rate;
+
+	cwnd = min(cwnd, tp->snd_cwnd_clamp);
+	tcp_snd_cwnd_set(tp, cwnd);
+	tp->snd_ssthresh = cwnd;
+	if (ca->st.phase == LDCP_FAST_START || !tp->srtt_us)
+		rate = ~0ULL;
+	else if (ca->st.cw < LDCP_ONE)
+		rate = div64_u64(((u64)ca->st.cw * tp->mss_cache * USEC_PER_SEC) >>
+				 LDCP_FRAC_SHIFT, srtt);
+	else
+		rate = div64_u64((u64)cwnd * tp->mss_cache * USEC_PER_SEC * 6 / 5, srtt);
+	rate = min_t(u64, rate, READ_ONCE(sk->sk_max_pacing_rate));
+	WRITE_ONCE(sk->sk_pacing_rate, rate);
+	return rate;
+}
+
+static void ldcp_trace(struct sock *sk, const struct ldcp *ca, u32 cw_old,
+		       u32 n, u64 rate, const char *event)
+{
+	trace_ldcp_update(inet_sk(sk)->inet_num, ntohs(inet_sk(sk)->inet_dport),
+			  cw_old, ca->st.cw, n, ca->ece, ca->st.phase,
+			  tcp_snd_cwnd(tcp_sk(sk)), rate, event);
+}
+
+static void ldcp_init(struct sock *sk)
+{
+	struct tcp_sock *tp = tcp_sk(sk);
+	struct ldcp *ca = inet_csk_ca(sk);
+	struct ldcp_params p;
+
+	memset(ca, 0, sizeof(*ca));
+	ca->iw = ldcp_iw(tp->mss_cache);
+	ca->isn = tp->snd_una;
+	ca->prior_rcv_nxt = tp->rcv_nxt;
+	ldcp_params(&p, ca);
+	count(sk, C_FLOWS);
+	if (!(tp->ecn_flags & TCP_ECN_OK))
+		count(sk, C_FLOWS_NO_ECN);
+	if (READ_ONCE(fast_start.val)) {
+		ldcp_state_init(&ca->st, &p);
+		count(sk, C_FLOWS_FAST_START);
+	} else {
+		ca->st.cw = ldcp_clamp((u64)tcp_snd_cwnd(tp) << LDCP_FRAC_SHIFT, LDCP_ONE);
+		ca->st.phase = LDCP_STABLE;
+	}
+	cmpxchg(&sk->sk_pacing_status, SK_PACING_NONE, SK_PACING_NEEDED);
+	ldcp_apply(sk, ca);
+}
+
+/* Packets acknowledged in order since the flow started. */
+static u32 ldcp_acked(const struct sock *sk, const struct ldcp *ca)
+{
+	const struct tcp_sock *tp = tcp_sk(sk);
+
+	return (tp->snd_una - ca->isn) / max(tp->mss_cache, 1U);
+}
+
+static void ldcp_update(struct sock *sk, const struct rate_sample *rs)
+{
+	struct ldcp *ca = inet_csk_ca(sk);
+	u32 n = rs->acked_sacked > 0 ? rs->acked_sacked : 0, old = ca->st.cw;
+	const char *event = NULL;
+	struct ldcp_params p;
+	u64 rate;
+
+	ldcp_params(&p, ca);
+	if (ca->st.phase == LDCP_FAST_START) {
+		if (rs->losses > 0 || inet_csk(sk)->icsk_ca_state >= TCP_CA_Recovery) {
+			ldcp_fs_loss(&ca->st, ldcp_acked(sk, ca));
+			count(sk, C_FS_LOSS);
+			event = "fs_loss";
+		} else if (ldcp_fs_ack(&ca->st, &p, ldcp_acked(sk, ca))) {
+			count(sk, C_FS_IW);
+			event = "fs_iw";
+		}
+	} else if (n && inet_csk(sk)->icsk_ca_state < TCP_CA_Recovery) {
+		if (ca->st.cw < LDCP_ONE)
+			count(sk, C_BELOW_ONE);
+		ldcp_pawa(&ca->st, &p, n, ca->ece);
+		ca->acks++;
+		count(sk, C_ACKS);
+		if (ca->ece) {
+			ca->ece_acks++;
+			count(sk, C_ECE_ACKS);
+		}
+		event = "pawa";
+	}
+	rate = ldcp_apply(sk, ca);
+	if (event)
+		ldcp_trace(sk, ca, old, n, rate, event);
+	ca->ece = 0;
+}
+
+#ifdef LDCP_CONG_CONTROL_ACK
+static void ldcp_cong_control(struct sock *sk, u32 ack, int flag,
+			      const struct rate_sample *rs)
+{
+	ldcp_update(sk, rs);
+}
+#else
+static void ldcp_cong_control(struct sock *sk, const struct rate_sample *rs)
+{
+	ldcp_update(sk, rs);
+}
+#endif
+
+/* The ACK's ECE, before cong_control sees the ACK. */
+static void ldcp_in_ack_event(struct sock *sk, u32 flags)
+{
+	struct ldcp *ca = inet_csk_ca(sk);
+
+	ca->ece = !!(flags & CA_ACK_ECE);
+}
+
+/*
+ * A loss: in fast start it ends it (cw = what was acknowledged); in the
+ * stable stage, where WRED/ECN should leave none, cw halves once per
+ * episode (a departure: the draft does not say, and a TCP must respond).
+ */
+static void ldcp_set_state(struct sock *sk, u8 new_state)
+{
+	struct ldcp *ca = inet_csk_ca(sk);
+	u32 old = ca->st.cw;
+	struct ldcp_params p;
+
+	if (new_state == TCP_CA_Open) {
+		ca->in_loss = 0;
+		return;
+	}
+	if (new_state != TCP_CA_Recovery && new_state != TCP_CA_Loss)
+		return;
+	if (ca->st.phase == LDCP_FAST_START) {
+		ldcp_fs_loss(&ca->st, ldcp_acked(sk, ca));
+		count(sk, C_FS_LOSS);
+		ca->in_loss = 1;
+		ldcp_trace(sk, ca, old, 0, ldcp_apply(sk, ca), "fs_loss");
+		return;
+	}
+	if (ca->in_loss)
+		return;
+	ca->in_loss = 1;
+	ldcp_params(&p, ca);
+	ca->st.cw = ldcp_clamp(ca->st.cw / 2, p.gamma);
+	count(sk, C_LOSSES);
+	ldcp_trace(sk, ca, old, 0, ldcp_apply(sk, ca), "loss");
+}
+
+/*
+ * The receiver's echo (section 2.2): an ACK at each change of the CE
+ * state, so that each ACK's ECE covers packets that all had, or all did
+ * not have, CE; an ACK delayed across the change goes out first with the
+ * old state.  TCP_ECN_DEMAND_CWR holds ECE while the state is CE.  This
+ * is DCTCP's receiver (net/ipv4/tcp_dctcp.h, not in the headers a module
+ * builds against).
+ */
+static void ldcp_ece_ack_cwr(struct sock *sk, u32 ce_state)
+{
+	struct tcp_sock *tp = tcp_sk(sk);
+
+	if (ce_state)
+		tp->ecn_flags |= TCP_ECN_DEMAND_CWR;
+	else
+		tp->ecn_flags &= ~TCP_ECN_DEMAND_CWR;
+}
+
+static void ldcp_cwnd_event(struct sock *sk, enum tcp_ca_event ev)
+{
+	struct ldcp *ca = inet_csk_ca(sk);
+	u32 ce = ev == CA_EVENT_ECN_IS_CE;
+
+	if (ev != CA_EVENT_ECN_IS_CE && ev != CA_EVENT_ECN_NO_CE)
+		return;
+	if (ca->ce_state != ce) {
+		if (inet_csk(sk)->icsk_ack.pending & ICSK_ACK_TIMER) {
+			ldcp_ece_ack_cwr(sk, ca->ce_state);
+#ifdef LDCP_SEND_ACK_FLAGS
+			__tcp_send_ack(sk, ca->prior_rcv_nxt, 0);
+#else
+			__tcp_send_ack(sk, ca->prior_rcv_nxt);
+#endif
+		}
+		inet_csk(sk)->icsk_ack.pending |= ICSK_ACK_NOW;
+		count(sk, C_CE_CHANGES);
+	}
+	ca->prior_rcv_nxt = tcp_sk(sk)->rcv_nxt;
+	ca->ce_state = ce;
+	ldcp_ece_ack_cwr(sk, ce);
+}
+
+/* cw is the window; TCP's own reductions would only be overwritten. */
+static u32 ldcp_ssthresh(struct sock *sk)
+{
+	return max(tcp_snd_cwnd(tcp_sk(sk)), 2U);
+}
+
+static u32 ldcp_undo_cwnd(struct sock *sk)
+{
+	return tcp_snd_cwnd(tcp_sk(sk));
+}
+
+static size_t ldcp_get_info(struct sock *sk, u32 ext, int *attr,
+			    union tcp_cc_info *info)
+{
+	const struct ldcp *ca = inet_csk_ca(sk);
+	struct ldcp_diag_info *li = (struct ldcp_diag_info *)info;
+
+	BUILD_BUG_ON(sizeof(*li) > sizeof(*info));
+	if (!(ext & (1 << (INET_DIAG_INFO - 1)) ||
+	      ext & (1 << (INET_DIAG_VEGASINFO - 1))))
+		return 0;
+	memset(li, 0, sizeof(*li));
+	li->cw = ca->st.cw;
+	li->iw = ca->iw;
+	li->acks = ca->acks;
+	li->ece_acks = ca->ece_acks;
+	li->phase = ca->st.phase;
+	li->exit = ca->st.exit;
+	li->flags = ca->ce_state ? LDCP_DIAG_F_CE : 0;
+	*attr = LDCP_DIAG_ATTR;
+	return sizeof(*li);
+}
+
+static struct tcp_congestion_ops tcp_ldcp __read_mostly = {
+	.init		= ldcp_init,
+	.in_ack_event	= ldcp_in_ack_event,
+	.cong_control	= ldcp_cong_control,
+	.cwnd_event	= ldcp_cwnd_event,
+	.set_state	= ldcp_set_state,
+	.ssthresh	= ldcp_ssthresh,
+	.undo_cwnd	= ldcp_undo_cwnd,
+	.get_info	= ldcp_get_info,
+	.flags		= TCP_CONG_NEEDS_ECN,
+	.owner		= THIS_MODULE,
+	.name		= "ldcp",
+};
+
+/* /proc/net/tcp_ldcp */
+static int counters_show(struct seq_file *m, void *v)
+{
+	struct ldcp_net *ln = net_generic(seq_file_single_net(m), ldcp_net_id);
+	int i;
+
+	for (i = 0; i < C_NR; i++)
+		seq_printf(m, "%s %lld\n", counter_names[i],
+			   (long long)atomic64_read(&ln->c[i]));
+	return 0;
+}
+
+static int __net_init ldcp_net_init(struct net *net)
+{
+	if (!proc_create_net_single("tcp_ldcp", 0444, net->proc_net,
+				    counters_show, NULL))
+		return -ENOMEM;
+	return 0;
+}
+
+static void __net_exit ldcp_net_exit(struct net *net)
+{
+	remove_proc_entry("tcp_ldcp", net->proc_net);
+}
+
+static struct pernet_operations ldcp_net_ops = {
+	.init = ldcp_net_init,
+	.exit = ldcp_net_exit,
+	.id = &ldcp_net_id,
+	.size = sizeof(struct ldcp_net),
+};
+
+static int __init ldcp_register(void)
+{
+	int err;
+
+	BUILD_BUG_ON(sizeof(struct ldcp) > ICSK_CA_PRIV_SIZE);
+	err = register_pernet_subsys(&ldcp_net_ops);
+	if (err)
+		return err;
+	err = tcp_register_congestion_control(&tcp_ldcp);
+	if (err)
+		unregister_pernet_subsys(&ldcp_net_ops);
+	return err;
+}
+
+static void __exit ldcp_unregister(void)
+{
+	tcp_unregister_congestion_control(&tcp_ldcp);
+	unregister_pernet_subsys(&ldcp_net_ops);
+}
+
+module_init(ldcp_register);
+module_exit(ldcp_unregister);
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("LDCP congestion control: per-ACK window adjustment from ECN");
