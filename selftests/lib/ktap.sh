@@ -99,3 +99,21 @@ stat_pct()
 		      i = int(p / 100 * NR + 0.999999); if (i < 1) i = 1
 		      print v[i] }'
 }
+
+# ktap_trace SUBSYSTEM 0|1: enable or disable a subsystem's trace events,
+# with tracefs mounted at $KTAP_T and the trace cleared on enabling.
+# Enabling any event also turns on the recording of task names, which
+# hooks sched_switch: a static key in __schedule(), patched while the
+# other vCPUs run it.  Under TCG that has left a stale int3 there (an
+# oops in __schedule on 6.12), so the recording is turned off first and
+# only our own events' keys change; do it between flows, for the same
+# reason.
+KTAP_T=/sys/kernel/tracing
+ktap_trace()
+{
+	[ -d $KTAP_T/events ] || mount -t tracefs nodev $KTAP_T 2> /dev/null
+	echo 0 > $KTAP_T/options/record-cmd 2> /dev/null
+	echo 0 > $KTAP_T/options/record-tgid 2> /dev/null
+	[ "$2" = 1 ] && echo > $KTAP_T/trace 2> /dev/null
+	echo "$2" > "$KTAP_T/events/$1/enable" 2> /dev/null
+}

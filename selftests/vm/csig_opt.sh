@@ -61,12 +61,10 @@ flow()	# flow [IPERF ARGS...]: a 3 s flow s1 -> r; returns iperf3's status
 }
 
 # both ends: negotiated, tagged, reflected; its tracepoints on meanwhile
-T=/sys/kernel/tracing
-[ -d $T/events ] || mount -t tracefs nodev $T 2> /dev/null
-echo 1 > $T/events/tcp_csig_opt/enable 2> /dev/null
-echo > $T/trace 2> /dev/null
+T=$KTAP_T
+ktap_trace tcp_csig_opt 1
 flow
-echo 0 > $T/events/tcp_csig_opt/enable 2> /dev/null
+ktap_trace tcp_csig_opt 0
 ev=$(grep -oE 'csig_opt_(tag|option|negotiation):' $T/trace 2> /dev/null | sort | uniq -c | tr '\n' ' ')
 ktap_diag "tracepoints: $ev"
 ktap_expect "tracepoints report tags, options and the handshake" \

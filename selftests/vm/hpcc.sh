@@ -140,16 +140,13 @@ ktap_expect "the late flow gets half its fair share within 2 s" "$conv50 <= 2"
 ktap_expect "the port model's p99 queue stays below T ($T_MS ms)" \
 	"$npk > 1000 && $p99 < $T_MS * 1000000"
 
-# the tracepoint, on a flow of its own: under TCG, flipping a static key
-# (enabling a tracepoint) while another vCPU runs the patched code can
-# leave it a stale int3, so tracing changes only between flows
-T=/sys/kernel/tracing
-[ -d $T/events ] || mount -t tracefs nodev $T 2> /dev/null
-echo > $T/trace
-echo 1 > $T/events/tcp_hpcc/enable
+# the tracepoint, on a flow of its own (ktap_trace: under TCG, static
+# keys change only between flows)
+T=$KTAP_T
+ktap_trace tcp_hpcc 1
 topo_iperf_server 5201
 topo_exec s1 iperf3 -c "$TOPO_RCV_IP" -t 2 > /dev/null 2>&1
-echo 0 > $T/events/tcp_hpcc/enable
+ktap_trace tcp_hpcc 0
 ev=$(grep -c 'hpcc_update:.*committed=1.*source=u' $T/trace)
 ktap_diag "tracepoint: $ev committed updates in 2 s; last: $(grep hpcc_update: $T/trace | tail -1 | sed 's/.*hpcc_update: //')"
 ktap_expect "the hpcc_update tracepoint reports committed updates" "${ev:-0} > 0"
