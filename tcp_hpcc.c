@@ -338,6 +338,13 @@ static void hpcc_update(struct sock *sk, const struct rate_sample *rs)
 	u32 u = 0;
 	int src;
 
+	/*
+	 * The ACK of an active open's SYN reaches cong_control before
+	 * tcp_init_transfer() calls init: nothing to do on the zeroed state
+	 * (hpcc_init() sets info_ns).
+	 */
+	if (!ca->info_ns)
+		return;
 	if (!ca->negotiated) {
 		hpcc_reno(sk, rs);
 		return;

@@ -203,6 +203,13 @@ static void ldcp_update(struct sock *sk, const struct rate_sample *rs)
 	struct ldcp_params p;
 	u64 rate;
 
+	/*
+	 * The ACK of an active open's SYN reaches cong_control before
+	 * tcp_init_transfer() calls init (tcp_rcv_synsent_state_process()):
+	 * the state is still zero then (ldcp_init() sets iw >= 1 packet).
+	 */
+	if (!ca->iw)
+		return;
 	ldcp_params(&p, ca);
 	if (ca->st.phase == LDCP_FAST_START) {
 		if (rs->losses > 0 || inet_csk(sk)->icsk_ca_state >= TCP_CA_Recovery) {
@@ -267,7 +274,7 @@ static void ldcp_set_state(struct sock *sk, u8 new_state)
 		ca->in_loss = 0;
 		return;
 	}
-	if (new_state != TCP_CA_Recovery && new_state != TCP_CA_Loss)
+	if ((new_state != TCP_CA_Recovery && new_state != TCP_CA_Loss) || !ca->iw)
 		return;
 	if (ca->st.phase == LDCP_FAST_START) {
 		ldcp_fs_loss(&ca->st, ldcp_acked(sk, ca));

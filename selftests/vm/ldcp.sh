@@ -102,10 +102,13 @@ ktap_expect "ldcp selected with sysctl; both flows complete with ECN negotiated"
 	"$rc1 == 0 && $rc2 == 0 && $(echo "$ssout" | grep -c ldcp) >= 1 && $(ctr s1 flows_no_ecn) == $n0"
 ktap_expect "ECE-marked ACKs drive PAWA at the sender" "$(ctr s1 ece_acks) - $a0 > 10"
 ktap_expect "the receiver echoes each change of CE at once" "$(ctr r ce_changes) - $c0 > 10"
-ktap_expect "two flows: utilisation at least 80%" "$util >= 0.80"
+# measured 0.83-0.93 and Jain 0.87-0.98 (Documentation/tcp_ldcp.rst)
+ktap_expect "two flows: utilisation at least 75%" "$util >= 0.75"
 ktap_expect "two flows: Jain fairness at least 0.8 in every 1 s window" "${jain:-0} >= 0.8"
-ktap_expect "fast start ended with the whole initial window acknowledged" \
-	"$(ctr s1 fs_iw) - $f0 >= 1"
+# at most once per flow: the ACK of a SYN reaches cong_control before
+# init, and once ended a fast start on the zeroed state
+ktap_expect "fast start ended with the whole initial window acknowledged, once per flow" \
+	"$(ctr s1 fs_iw) - $f0 >= 1 && $(ctr s1 fs_iw) + $(ctr s1 fs_loss) <= $(ctr s1 flows_fast_start)"
 
 # 32 flows on a BDP of about 10 packets: cw below one packet
 b0=$(ctr s1 below_one)
@@ -120,8 +123,9 @@ tput=$(jq -r '.end.sum_received.bits_per_second / 1e6 | floor' "$j")
 ktap_diag "32 flows: $tput Mbit/s, Jain $jain, ACKs below one packet +$(($(ctr s1 below_one) - b0)), timeouts $to, retransmits $(jq -r '.end.sum_sent.retransmits' "$j")"
 ktap_expect "32 flows: all complete at more than half the link" "$rc == 0 && ${tput:-0} > $((RATE_MBIT / 2))"
 ktap_expect "32 flows: cw below one packet is in use" "$(ctr s1 below_one) - $b0 > 0"
-ktap_expect "32 flows: fewer than 32 timeouts in 8 s, Jain at least 0.6" \
-	"$to < 32 && ${jain:-0} >= 0.6"
+# measured: no timeout, Jain 0.64-0.76
+ktap_expect "32 flows: fewer than 32 timeouts in 8 s, Jain at least 0.5" \
+	"$to < 32 && ${jain:-0} >= 0.5"
 
 # rmmod while a socket uses ldcp (and no namespace defaults to it)
 for h in s1 s2 r; do topo_exec $h sysctl -qw net.ipv4.tcp_congestion_control=cubic; done
