@@ -18,16 +18,24 @@
  * receiver).  A stock receiver (RFC 3168) holds ECE from the first CE
  * until the sender's CWR instead: Documentation/tcp_ldcp.rst.
  *
- * Not built yet: fast start's per-packet ECN codepoint (not-ECT for the
- * first RTT's packets, ldcp_fs_ect()); every packet is ECT for now.
+ * Fast start's packets other than the IW-th (and a last one) leave
+ * not-ECN-capable, so that a WRED/ECN queue over its threshold drops them
+ * rather than marking (sections 2.3 and 3.1).  TCP sets the ECN field per
+ * socket, so a netfilter LOCAL_OUT hook clears ECT on those segments
+ * (ldcp_fs_ect()), and fast start sends one packet per skb so that no
+ * TSO burst straddles the IW-th packet: Documentation/tcp_ldcp.rst.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/module.h>
 #include <linux/inet_diag.h>
+#include <linux/netfilter.h>
+#include <linux/netfilter_ipv4.h>
+#include <linux/netfilter_ipv6.h>
 #include <linux/proc_fs.h>
 #include <linux/seq_file.h>
 #include <net/tcp.h>
+#include <net/inet_ecn.h>
 #include <net/netns/generic.h>
 
 #include "ldcp.h"
@@ -64,6 +72,10 @@ static struct range_param fast_start = { 1, 0, 1 };
 module_param_cb(fast_start, &range_ops, &fast_start, 0644);
 MODULE_PARM_DESC(fast_start,
 		 "1: start at IW in fast start (section 2.3); 0: TCP's initial window, PAWA from the start (default 1)");
+static struct range_param fs_not_ect = { 1, 0, 1 };
+module_param_cb(fs_not_ect, &range_ops, &fs_not_ect, 0644);
+MODULE_PARM_DESC(fs_not_ect,
+		 "1: fast start's packets before the IW-th leave not-ECN-capable (section 3.1); 0: all ECT (default 1)");
 
 /* Per-namespace counters: /proc/net/tcp_ldcp. */
 enum {
@@ -77,12 +89,13 @@ enum {
 	C_BELOW_ONE,		/* ... with cw below one packet */
 	C_LOSSES,		/* loss episodes in the stable stage: cw halved */
 	C_CE_CHANGES,		/* receiver: changes of the CE state echoed */
+	C_FS_NOT_ECT,		/* fast-start packets sent not-ECN-capable */
 	C_NR,
 };
 
 static const char * const counter_names[C_NR] = {
 	"flows", "flows_no_ecn", "flows_fast_start", "fs_iw", "fs_loss", "acks", "ece_acks",
-	"below_one", "losses", "ce_changes",
+	"below_one", "losses", "ce_changes", "fs_not_ect",
 };
 
 struct ldcp_net {
@@ -91,11 +104,16 @@ struct ldcp_net {
 
 static unsigned int ldcp_net_id;
 
-static void count(const struct sock *sk, int i)
+static void count_n(const struct sock *sk, int i, u32 n)
 {
 	struct ldcp_net *ln = net_generic(sock_net(sk), ldcp_net_id);
 
-	atomic64_inc(&ln->c[i]);
+	atomic64_add(n, &ln->c[i]);
+}
+
+static void count(const struct sock *sk, int i)
+{
+	count_n(sk, i, 1);
 }
 
 struct ldcp {
@@ -105,9 +123,11 @@ struct ldcp {
 	u32	prior_rcv_nxt;	/* receiver: rcv_nxt at the last CE event */
 	u32	acks;
 	u32	ece_acks;
+	u16	gso_max_segs;	/* the socket's, while fast start caps it */
 	u8	ece;		/* the ACK being processed had ECE */
 	u8	ce_state;	/* receiver: the last segment had CE */
 	u8	in_loss;	/* the loss response of this episode is taken */
+	u8	fs_ect;		/* fast start sets the ECN field per packet */
 };
 
 static void ldcp_params(struct ldcp_params *p, const struct ldcp *ca)
@@ -130,8 +150,10 @@ static u32 ldcp_iw(u32 mss)
 /*
  * cw onto the socket: snd_cwnd is cw in whole packets, at least one;
  * below one packet the pacing rate spaces them RTT / cw apart.  Fast
- * start sends its IW at once; the stable stage paces at TCP's rate for
- * congestion avoidance, 120% of cwnd per srtt.  Returns the rate.
+ * start sends its IW at bw_mbps, the line rate the IW was computed for
+ * (a NIC's rate in the draft's setting); the stable stage paces at TCP's
+ * rate for congestion avoidance, 120% of cwnd per srtt.  Returns the
+ * rate.
  */
 static u64 ldcp_apply(struct sock *sk, const struct ldcp *ca)
 {
@@ -142,7 +164,9 @@ static u64 ldcp_apply(struct sock *sk, const struct ldcp *ca)
 	cwnd = min(cwnd, tp->snd_cwnd_clamp);
 	tcp_snd_cwnd_set(tp, cwnd);
 	tp->snd_ssthresh = cwnd;
-	if (ca->st.phase == LDCP_FAST_START || !tp->srtt_us)
+	if (ca->st.phase == LDCP_FAST_START)
+		rate = (u64)READ_ONCE(bw_mbps.val) * 125000;
+	else if (!tp->srtt_us)
 		rate = ~0ULL;
 	else if (ca->st.cw < LDCP_ONE)
 		rate = div64_u64(((u64)ca->st.cw * tp->mss_cache * USEC_PER_SEC) >>
@@ -179,6 +203,15 @@ static void ldcp_init(struct sock *sk)
 	if (READ_ONCE(fast_start.val)) {
 		ldcp_state_init(&ca->st, &p);
 		count(sk, C_FLOWS_FAST_START);
+		/*
+		 * One packet per skb until fast start ends, so that the
+		 * LOCAL_OUT hook can set each packet's ECN field.
+		 */
+		if ((tp->ecn_flags & TCP_ECN_OK) && READ_ONCE(fs_not_ect.val)) {
+			ca->fs_ect = 1;
+			ca->gso_max_segs = sk->sk_gso_max_segs;
+			sk->sk_gso_max_segs = 1;
+		}
 	} else {
 		ca->st.cw = ldcp_clamp((u64)tcp_snd_cwnd(tp) << LDCP_FRAC_SHIFT, LDCP_ONE);
 		ca->st.phase = LDCP_STABLE;
@@ -193,6 +226,15 @@ static u32 ldcp_acked(const struct sock *sk, const struct ldcp *ca)
 	const struct tcp_sock *tp = tcp_sk(sk);
 
 	return (tp->snd_una - ca->isn) / max(tp->mss_cache, 1U);
+}
+
+/* Fast start ended: TSO as before, every packet ECT from now on. */
+static void ldcp_fs_end(struct sock *sk, struct ldcp *ca)
+{
+	if (ca->fs_ect) {
+		ca->fs_ect = 0;
+		sk->sk_gso_max_segs = ca->gso_max_segs;
+	}
 }
 
 static void ldcp_update(struct sock *sk, const struct rate_sample *rs)
@@ -214,9 +256,11 @@ static void ldcp_update(struct sock *sk, const struct rate_sample *rs)
 	if (ca->st.phase == LDCP_FAST_START) {
 		if (rs->losses > 0 || inet_csk(sk)->icsk_ca_state >= TCP_CA_Recovery) {
 			ldcp_fs_loss(&ca->st, ldcp_acked(sk, ca));
+			ldcp_fs_end(sk, ca);
 			count(sk, C_FS_LOSS);
 			event = "fs_loss";
 		} else if (ldcp_fs_ack(&ca->st, &p, ldcp_acked(sk, ca))) {
+			ldcp_fs_end(sk, ca);
 			count(sk, C_FS_IW);
 			event = "fs_iw";
 		}
@@ -278,6 +322,7 @@ static void ldcp_set_state(struct sock *sk, u8 new_state)
 		return;
 	if (ca->st.phase == LDCP_FAST_START) {
 		ldcp_fs_loss(&ca->st, ldcp_acked(sk, ca));
+		ldcp_fs_end(sk, ca);
 		count(sk, C_FS_LOSS);
 		ca->in_loss = 1;
 		ldcp_trace(sk, ca, old, 0, ldcp_apply(sk, ca), "fs_loss");
@@ -334,6 +379,12 @@ static void ldcp_cwnd_event(struct sock *sk, enum tcp_ca_event ev)
 	ldcp_ece_ack_cwr(sk, ce);
 }
 
+/* Another algorithm takes over, or the socket closes. */
+static void ldcp_release(struct sock *sk)
+{
+	ldcp_fs_end(sk, inet_csk_ca(sk));
+}
+
 /* cw is the window; TCP's own reductions would only be overwritten. */
 static u32 ldcp_ssthresh(struct sock *sk)
 {
@@ -369,6 +420,7 @@ static size_t ldcp_get_info(struct sock *sk, u32 ext, int *attr,
 
 static struct tcp_congestion_ops tcp_ldcp __read_mostly = {
 	.init		= ldcp_init,
+	.release	= ldcp_release,
 	.in_ack_event	= ldcp_in_ack_event,
 	.cong_control	= ldcp_cong_control,
 	.cwnd_event	= ldcp_cwnd_event,
@@ -379,6 +431,72 @@ static struct tcp_congestion_ops tcp_ldcp __read_mostly = {
 	.flags		= TCP_CONG_NEEDS_ECN,
 	.owner		= THIS_MODULE,
 	.name		= "ldcp",
+};
+
+/*
+ * Fast start's ECN field, per packet (section 3.1): TCP has made a data
+ * segment ECT (the socket's ECN field; retransmissions and pure ACKs are
+ * not-ECT already); clear it unless ldcp_fs_ect() wants the segment
+ * ECN-capable.  The segment is a single packet while fast start lasts
+ * (ldcp_init() caps sk_gso_max_segs); a larger one is decided by its
+ * last packet.  The draft's "last packet of a message" is, in a byte
+ * stream, a segment with PSH (the end of a write, or of what the send
+ * buffer held) or FIN.  The hook runs in the socket's transmit path: the
+ * socket is locked.
+ */
+static unsigned int ldcp_fs_out(void *priv, struct sk_buff *skb,
+				const struct nf_hook_state *state)
+{
+	struct sock *sk = skb->sk;
+	const struct tcp_sock *tp;
+	const struct tcphdr *th;
+	struct ldcp_params p;
+	struct ldcp *ca;
+	u32 seq, len, mss;
+	int v4;
+
+	if (!sk || !sk_fullsock(sk) || sk->sk_type != SOCK_STREAM ||
+	    sk->sk_protocol != IPPROTO_TCP ||
+	    inet_csk(sk)->icsk_ca_ops != &tcp_ldcp)
+		return NF_ACCEPT;
+	ca = inet_csk_ca(sk);
+	if (!ca->fs_ect || ca->st.phase != LDCP_FAST_START)
+		return NF_ACCEPT;
+	v4 = state->pf == NFPROTO_IPV4;
+	if (v4 ? INET_ECN_is_not_ect(ip_hdr(skb)->tos) :
+	    INET_ECN_is_not_ect(ipv6_get_dsfield(ipv6_hdr(skb))))
+		return NF_ACCEPT;
+	if (skb_transport_offset(skb) <= 0 ||
+	    !pskb_may_pull(skb, skb_transport_offset(skb) + sizeof(*th)))
+		return NF_ACCEPT;
+	th = tcp_hdr(skb);
+	len = skb->len - skb_transport_offset(skb);
+	if (th->doff < 5 || th->syn || len <= th->doff * 4)
+		return NF_ACCEPT;
+	len -= th->doff * 4;
+	tp = tcp_sk(sk);
+	seq = ntohl(th->seq);
+	mss = max(tp->mss_cache, 1U);
+	ldcp_params(&p, ca);
+	if (ldcp_fs_ect(&p, (u32)(seq + len - 1 - ca->isn) / mss, th->psh || th->fin))
+		return NF_ACCEPT;
+	if (skb_ensure_writable(skb, skb_transport_offset(skb)))
+		return NF_ACCEPT;
+	if (v4)
+		ipv4_change_dsfield(ip_hdr(skb), (u8)~INET_ECN_MASK, 0);
+	else
+		ipv6_change_dsfield(ipv6_hdr(skb), (u8)~INET_ECN_MASK, 0);
+	count_n(sk, C_FS_NOT_ECT, max_t(u32, skb_shinfo(skb)->gso_segs, 1));
+	return NF_ACCEPT;
+}
+
+static const struct nf_hook_ops ldcp_nf_ops[] = {
+	{ .hook = ldcp_fs_out, .pf = NFPROTO_IPV4, .hooknum = NF_INET_LOCAL_OUT,
+	  .priority = NF_IP_PRI_MANGLE + 1 },
+#if IS_ENABLED(CONFIG_IPV6)
+	{ .hook = ldcp_fs_out, .pf = NFPROTO_IPV6, .hooknum = NF_INET_LOCAL_OUT,
+	  .priority = NF_IP6_PRI_MANGLE + 1 },
+#endif
 };
 
 /* /proc/net/tcp_ldcp */
@@ -395,14 +513,20 @@ static int counters_show(struct seq_file *m, void *v)
 
 static int __net_init ldcp_net_init(struct net *net)
 {
+	int err;
+
 	if (!proc_create_net_single("tcp_ldcp", 0444, net->proc_net,
 				    counters_show, NULL))
 		return -ENOMEM;
-	return 0;
+	err = nf_register_net_hooks(net, ldcp_nf_ops, ARRAY_SIZE(ldcp_nf_ops));
+	if (err)
+		remove_proc_entry("tcp_ldcp", net->proc_net);
+	return err;
 }
 
 static void __net_exit ldcp_net_exit(struct net *net)
 {
+	nf_unregister_net_hooks(net, ldcp_nf_ops, ARRAY_SIZE(ldcp_nf_ops));
 	remove_proc_entry("tcp_ldcp", net->proc_net);
 }
 
