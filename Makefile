@@ -5,7 +5,7 @@
 #
 #   make deps                  install everything from Debian's archive
 #   make                       build for every target kernel (build/<kver>/),
-#                              the BPF object, csigctl and hpccstat (build/bpf, build/bin)
+#                              the BPF object, csigctl and ccstat (build/bpf, build/bin)
 #   make KVER=<kver>           build for one kernel; KDIR=<dir> overrides its
 #                              build tree (default /lib/modules/<kver>/build)
 #   make check                 userspace tests, then the VM suite per kernel
@@ -53,7 +53,7 @@ Q ?= @
 
 all: modules tools
 
-# The CSIG switch-port BPF object, its skeleton, csigctl and hpccstat.
+# The CSIG switch-port BPF object, its skeleton, csigctl and ccstat.
 tools:
 	@$(MAKE) -s -C tools/bpf
 
@@ -130,7 +130,8 @@ install: tools
 		INSTALL_MOD_DIR=updates modules_install
 	$(if $(INSTALL_MOD_PATH),,depmod -a $(INSTALL_KVER))
 	install -D -m 0755 $(BUILD)/bin/csigctl $(DESTDIR)/usr/local/sbin/csigctl
-	install -D -m 0755 $(BUILD)/bin/hpccstat $(DESTDIR)/usr/local/sbin/hpccstat
+	install -D -m 0755 $(BUILD)/bin/ccstat $(DESTDIR)/usr/local/sbin/ccstat
+	ln -sf ccstat $(DESTDIR)/usr/local/sbin/hpccstat
 	install -D -m 0644 $(BUILD)/bpf/csig_port.bpf.o \
 		$(DESTDIR)/usr/local/lib/csig/csig_port.bpf.o
 
