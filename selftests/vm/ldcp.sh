@@ -6,12 +6,15 @@
 #   s1, s2 --> [sw: bridge, sw-r htb 100M + red/ecn] --> r
 #
 # Checks: parameters are validated; ldcp selected by setsockopt before
-# connect() negotiates ECN, and by sysctl; two flows share the link with ECE driving PAWA, the
-# receiver (ldcp too: iperf3's server takes the client's congestion
-# control) echoing each change of CE; fast start ends when the initial
-# window is acknowledged; 32 flows on a BDP of about 10 packets run with
-# cw below one packet, complete, and do not time out in a storm; rmmod is
-# refused while sockets use ldcp.
+# connect() negotiates ECN, and by sysctl; fast start sends its first
+# IW - 1 packets not-ECT (counted on the switch) and a loss in its first
+# RTT takes the draft's transition; two flows share the link with ECE
+# driving PAWA, the receiver (ldcp too: iperf3's server takes the
+# client's congestion control) echoing each change of CE; ccstat reads
+# the per-socket state; 32 flows on a BDP of about 10 packets run with cw
+# below one packet, complete, keep the queue bounded and do not time out
+# in a storm; 64 KB to 1 MB flows finish sooner than dctcp's and cubic's;
+# rmmod is refused while sockets use ldcp.
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 . "$here/../lib/ktap.sh"
@@ -19,6 +22,7 @@ top=$(cd "$here/../.." && pwd)
 . "$here/../lib/iperf.sh"
 
 LDCP_KO=$top/build/$(uname -r)/tcp_ldcp.ko
+CCSTAT=$top/build/bin/ccstat
 P=/sys/module/tcp_ldcp/parameters
 RATE_MBIT=100
 TOPO_RATE=${RATE_MBIT}mbit
@@ -29,8 +33,8 @@ RED="red limit 1000000 min 15000 max 45000 avpkt 1500 burst 17 probability 0.2 e
 # IW = bw * base RTT = 100 Mbit/s * 1.5 ms = 18750 bytes, 12-13 packets
 IW_ARGS="bw_mbps=$RATE_MBIT base_rtt_us=1500"
 
-ktap_plan 17
-[ -f "$LDCP_KO" ] || { echo "Bail out! run make first"; exit 1; }
+ktap_plan 24
+[ -f "$LDCP_KO" ] && [ -x "$CCSTAT" ] || { echo "Bail out! run make first"; exit 1; }
 ctr() { topo_exec "$1" awk -v k="$2" '$1 == k { print $2 }' /proc/net/tcp_ldcp; }
 
 ktap_expect "tcp_ldcp refuses to load with gamma_div=3" \
@@ -38,10 +42,10 @@ ktap_expect "tcp_ldcp refuses to load with gamma_div=3" \
 ktap_run "insmod tcp_ldcp $IW_ARGS" insmod "$LDCP_KO" $IW_ARGS
 bad=0
 for kv in alpha_milli=0 alpha_milli=1001 beta_milli=0 beta_milli=2000 gamma_div=3 \
-	  gamma_div=17 bw_mbps=0 base_rtt_us=0 fast_start=2 alpha_milli=x; do
+	  gamma_div=17 bw_mbps=0 base_rtt_us=0 fast_start=2 fs_not_ect=2 alpha_milli=x; do
 	echo "${kv#*=}" > "$P/${kv%%=*}" 2> /dev/null && bad=$((bad + 1))
 done
-ktap_expect "10 invalid parameter writes refused, the values unchanged" \
+ktap_expect "11 invalid parameter writes refused, the values unchanged" \
 	"$bad == 0 && $(cat $P/alpha_milli) == 1000 && $(cat $P/beta_milli) == 500 && $(cat $P/gamma_div) == 8"
 ktap_expect "ldcp is an available congestion control" \
 	"$(sysctl -n net.ipv4.tcp_available_congestion_control | grep -cw ldcp) == 1"
@@ -69,6 +73,48 @@ ktap_diag "setsockopt: client $cli; server $(cat "$probe")"
 ktap_expect "setsockopt(TCP_CONGESTION, ldcp) before connect(): ldcp on both ends, ECN negotiated" \
 	"$(echo "$cli $(cat "$probe")" | grep -o 'cc ldcp ecn 1' | wc -l) == 2"
 
+# Fast start's ECN field (section 3.1): counted on the switch, where
+# every fast-start packet is its own frame (the sender caps TSO to one
+# packet until fast start ends), and a loss in the first RTT: the
+# switch drops the 6th data packet of the flow to port 6001.
+IW_PK=$((RATE_MBIT * 125 * 1500 / 1000 / 1448))
+topo_exec sw nft -f - <<EOF
+table bridge ldcpt {
+	chain f {
+		type filter hook forward priority 0; policy accept;
+		ip daddr $TOPO_RCV_IP tcp dport 6001 ip length > 100 numgen inc mod 1000000 == 5 counter drop
+		ip daddr $TOPO_RCV_IP tcp dport 6002 ip length > 100 ip ecn not-ect counter
+		ip daddr $TOPO_RCV_IP tcp dport 6002 ip length > 100 ip ecn ect0 counter
+	}
+}
+EOF
+nftc() { topo_exec sw nft list chain bridge ldcpt f | grep "$1" | sed -n 's/.*counter packets \([0-9]*\).*/\1/p'; }
+e0=$(ctr s2 fs_not_ect) r0=$(topo_exec s2 nstat -az TcpRetransSegs | awk '$1 == "TcpRetransSegs" { print $2 }')
+topo_exec r python3 "$here/../lib/ccprobe.py" server ldcp 6002 > "$probe" &
+pp=$!
+sleep 1
+topo_exec s2 python3 "$here/../lib/ccprobe.py" client ldcp 6002 "$TOPO_RCV_IP" 300000 > /dev/null
+wait $pp
+rtx=$(($(topo_exec s2 nstat -az TcpRetransSegs | awk '$1 == "TcpRetransSegs" { print $2 }') - r0))
+notect=$(nftc 'not-ect') ect=$(nftc 'ect0')
+ktap_diag "fast start, IW $IW_PK packets: $notect data frames not-ECT, $ect ECT, $rtx retransmitted; fs_not_ect +$(($(ctr s2 fs_not_ect) - e0)); $(cat "$probe")"
+ktap_expect "fast start: the first IW - 1 packets leave not-ECT, the IW-th and later ones ECT" \
+	"${notect:-0} == $IW_PK - 1 + $rtx && $(ctr s2 fs_not_ect) - $e0 == $IW_PK - 1 && ${ect:-0} > 10"
+
+l0=$(ctr s2 fs_loss)
+ktap_trace tcp_ldcp/ldcp_update 1
+topo_exec r python3 "$here/../lib/ccprobe.py" server ldcp 6001 > "$probe" &
+pp=$!
+sleep 1
+topo_exec s2 python3 "$here/../lib/ccprobe.py" client ldcp 6001 "$TOPO_RCV_IP" 300000 > /dev/null
+wait $pp
+ktap_trace tcp_ldcp/ldcp_update 0
+fsl=$(grep -m1 'rport=6001 .*event=fs_loss' $KTAP_T/trace | sed 's/.*lport=/lport=/')
+ktap_diag "dropped $(nftc 'numgen') packet; $fsl; $(cat "$probe")"
+ktap_expect "a loss in the first RTT: fast start ends with cw = the 5 packets acknowledged before it" \
+	"$(ctr s2 fs_loss) - $l0 == 1 && $(echo "$fsl" | grep -c -- '->327680 ') == 1 && $(grep -c 'bytes 300000' "$probe") == 1"
+topo_exec sw nft delete table bridge ldcpt
+
 # two flows, the second 3 s late; measured from 6 s to 10 s
 j1=$(mktemp) j2=$(mktemp)
 a0=$(ctr s1 ece_acks) c0=$(ctr r ce_changes) f0=$(ctr s1 fs_iw) n0=$(ctr s1 flows_no_ecn)
@@ -82,6 +128,7 @@ topo_exec s2 iperf3 -c "$TOPO_RCV_IP" -p 5202 -t 9 -i 0.5 -J > "$j2" 2>&1 &
 p2=$!
 sleep 2
 ssout=$(topo_exec s1 ss -tin dst "$TOPO_RCV_IP")
+st=$(topo_exec s1 "$CCSTAT" --json ldcp) stl=$(topo_exec s1 "$CCSTAT" ldcp | head -1)
 sleep 1
 ts0=$(topo_tx_stamp)
 sleep 4
@@ -100,6 +147,9 @@ ktap_diag "utilisation $(printf %.3f "$util"), Jain per 1 s window (lowest of 4)
 ktap_diag "s1: ECE ACKs +$(($(ctr s1 ece_acks) - a0)) of $(ctr s1 acks); r: CE changes echoed +$(($(ctr r ce_changes) - c0))"
 ktap_expect "ldcp selected with sysctl; both flows complete with ECN negotiated" \
 	"$rc1 == 0 && $rc2 == 0 && $(echo "$ssout" | grep -c ldcp) >= 1 && $(ctr s1 flows_no_ecn) == $n0"
+ktap_diag "ccstat: $stl"
+ktap_expect "ccstat: the flow's state, stable after the whole IW was acknowledged" \
+	"$(echo "$st" | jq '[.[] | select(.phase == "stable" and .fs_exit == "iw" and .cw >= 1 and .acks > 0)] | length') >= 1"
 ktap_expect "ECE-marked ACKs drive PAWA at the sender" "$(ctr s1 ece_acks) - $a0 > 10"
 ktap_expect "the receiver echoes each change of CE at once" "$(ctr r ce_changes) - $c0 > 10"
 # measured 0.83-0.93 and Jain 0.87-0.98 (Documentation/tcp_ldcp.rst)
@@ -110,22 +160,69 @@ ktap_expect "two flows: Jain fairness at least 0.8 in every 1 s window" "${jain:
 ktap_expect "fast start ended with the whole initial window acknowledged, once per flow" \
 	"$(ctr s1 fs_iw) - $f0 >= 1 && $(ctr s1 fs_iw) + $(ctr s1 fs_loss) <= $(ctr s1 flows_fast_start)"
 
-# 32 flows on a BDP of about 10 packets: cw below one packet
+# 32 flows on a BDP of about 10 packets: cw below one packet.  All
+# start at once, so fast start's not-ECT packets overflow the queue and
+# are dropped (as the draft intends): fairness is measured over the
+# last 4 of the 8 s, the queue over 3 s of them.
 b0=$(ctr s1 below_one)
 to0=$(topo_exec s1 nstat -az TcpExtTCPTimeouts | awk '$1 == "TcpExtTCPTimeouts" { print $2 }')
-j=$(mktemp)
+j=$(mktemp) q=$(mktemp)
 topo_iperf_server 5201
-topo_exec s1 iperf3 -c "$TOPO_RCV_IP" -P 32 -t 8 -J > "$j" 2>&1
+topo_exec s1 iperf3 -c "$TOPO_RCV_IP" -P 32 -t 8 -i 1 -J > "$j" 2>&1 &
+p1=$!
+sleep 4.5
+topo_measure 3 "$q" > /dev/null
+wait $p1
 rc=$?
 to=$(($(topo_exec s1 nstat -az TcpExtTCPTimeouts | awk '$1 == "TcpExtTCPTimeouts" { print $2 }') - to0))
 jain=$(jq -r '[.end.streams[].sender.bits_per_second] | (add * add) / (length * (map(. * .) | add))' "$j")
+jain4=$(jq -r '[.intervals[4:8][].streams | map(.bytes)] | transpose | map(add) |
+	(add * add) / (length * (map(. * .) | add))' "$j")
 tput=$(jq -r '.end.sum_received.bits_per_second / 1e6 | floor' "$j")
-ktap_diag "32 flows: $tput Mbit/s, Jain $jain, ACKs below one packet +$(($(ctr s1 below_one) - b0)), timeouts $to, retransmits $(jq -r '.end.sum_sent.retransmits' "$j")"
+qp99=$(stat_pct 99 "$q")
+ktap_diag "32 flows: $tput Mbit/s, Jain $jain (last 4 s: $jain4), queue p50 $(stat_pct 50 "$q") p99 $qp99 bytes, ACKs below one packet +$(($(ctr s1 below_one) - b0)), timeouts $to, retransmits $(jq -r '.end.sum_sent.retransmits' "$j")"
 ktap_expect "32 flows: all complete at more than half the link" "$rc == 0 && ${tput:-0} > $((RATE_MBIT / 2))"
 ktap_expect "32 flows: cw below one packet is in use" "$(ctr s1 below_one) - $b0 > 0"
-# measured: no timeout, Jain 0.64-0.76
-ktap_expect "32 flows: fewer than 32 timeouts in 8 s, Jain at least 0.5" \
-	"$to < 32 && ${jain:-0} >= 0.5"
+ktap_expect "32 flows: fewer than 32 timeouts in 8 s, p99 queue below 2 K_max (90 KB)" \
+	"$to < 32 && $qp99 < 90000"
+# Below one packet the draft's rule is multiplicative in time (an ACK
+# every RTT / cw adds gamma), so flows do not converge to equal shares:
+# measured Jain 0.53-0.68 (Documentation/tcp_ldcp.rst); a guard only.
+ktap_expect "32 flows: Jain fairness at least 0.4 over the 8 s" "${jain:-0} >= 0.4"
+
+# Short flows on an empty path: 25 Mbit/s and 20 ms, a BDP of 62.5 KB
+# (43 packets), about what a peer's first window allows (a SYN's window
+# is not scaled: Documentation/tcp_ldcp.rst).  GSO off on the sender's
+# port, so that every algorithm's packets cross the switch as MTU
+# frames, as on a wire (ldcp's fast start sends single-packet frames).
+# Median completion times of ldcp, dctcp and cubic flows, side by side.
+modprobe -q tcp_dctcp
+TOPO_RATE=25mbit
+topo_set_leaf ${RED/bandwidth*/bandwidth $TOPO_RATE}
+tc -n "${TOPO}sw" qdisc change dev sw-s1 root netem delay 20ms limit 100000
+topo_exec s1 ethtool -K s1-eth0 tso off gso off > /dev/null
+echo 25 > $P/bw_mbps
+echo 20000 > $P/base_rtt_us
+topo_exec r python3 "$here/../lib/fct.py" server 7000 &
+sleep 1
+f=$(mktemp)
+fl0=$(ctr s1 fs_loss) fi0=$(ctr s1 fs_iw) d0=$(topo_dropped)
+topo_exec s1 python3 "$here/../lib/fct.py" client "$TOPO_RCV_IP" 7000 ldcp,dctcp,cubic \
+	65536,262144,1048576 11 > "$f"
+ktap_diag "short flows: fast start ended by fs_iw +$(($(ctr s1 fs_iw) - fi0)), fs_loss +$(($(ctr s1 fs_loss) - fl0)); bottleneck drops +$(($(topo_dropped) - d0))"
+echo $RATE_MBIT > $P/bw_mbps
+echo 1500 > $P/base_rtt_us
+topo_exec s1 ethtool -K s1-eth0 tso on gso on > /dev/null
+tc -n "${TOPO}sw" qdisc change dev sw-s1 root netem delay "$TOPO_DELAY" limit 100000
+TOPO_RATE=${RATE_MBIT}mbit
+topo_set_leaf $RED
+med() { jq -r --arg c "$1" --arg s "$2" '.[$c][$s] | sort | .[length / 2 | floor]' "$f"; }
+for sz in 65536 262144 1048576; do
+	l=$(med ldcp $sz) d=$(med dctcp $sz) c=$(med cubic $sz)
+	ktap_diag "$((sz / 1024)) KB: FCT median ldcp ${l:-?} us, dctcp ${d:-?} us, cubic ${c:-?} us; ldcp/cubic $(echo "${l:-0} ${c:-1}" | awk '{ printf "%.2f", $1 / $2 }'); all: $(jq -c --arg s $sz '[.[][$s]]' "$f")"
+	ktap_expect "$((sz / 1024)) KB flows: ldcp's median completion time below dctcp's and cubic's" \
+		"${l:-1000000000} < ${d:-0} && ${l:-1000000000} < ${c:-0}"
+done
 
 # rmmod while a socket uses ldcp (and no namespace defaults to it)
 for h in s1 s2 r; do topo_exec $h sysctl -qw net.ipv4.tcp_congestion_control=cubic; done
