@@ -189,7 +189,11 @@ topo_sample_backlog()
 		read -r -t "$2" -u "$fd"
 	done | tc -n "${TOPO}sw" -s -batch - |
 		awk '/^qdisc htb 1:/ { f = 1 }
-		     f && $1 == "backlog" { sub(/b$/, "", $2); print $2; f = 0 }' > "$3"
+		     f && $1 == "backlog" { v = $2; sub(/b$/, "", v)
+			# tc prints a multiple of 1024 as "34Kb", of 2^20 as "1Mb"
+			if (v ~ /K$/) { sub(/K$/, "", v); v *= 1024 }
+			else if (v ~ /M$/) { sub(/M$/, "", v); v *= 1048576 }
+			print v; f = 0 }' > "$3"
 	exec {fd}<&-
 }
 
