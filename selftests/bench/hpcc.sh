@@ -78,9 +78,6 @@ config()	# config CC: the leaf and the CSIG roles for CC
 	fi
 }
 
-# pct P FILE: the P-th percentile of the numbers in FILE
-pct() { sort -g "$2" | awk -v p="$1" '{ v[NR] = $1 } END { i = int(NR * p / 100 + 0.999); print (NR ? v[i < 1 ? 1 : i] : 0) }'; }
-
 bench_rate()
 {
 CAP_MBIT=$((RATE_MBIT * CAP_PCT / 100))
@@ -115,8 +112,8 @@ for ((r = 1; r <= ROUNDS; r++)); do
 		read -r _ a b _ <<< "$("$QH" "$q0" "$q1" 50 99)"
 		QP50[$cc]="${QP50[$cc]} $(echo "$a / 1000" | bc -l)"
 		QP99[$cc]="${QP99[$cc]} $(echo "$b / 1000" | bc -l)"
-		RP50[$cc]="${RP50[$cc]} $(pct 50 "$pg")"
-		RP99[$cc]="${RP99[$cc]} $(pct 99 "$pg")"
+		RP50[$cc]="${RP50[$cc]} $(stat_pct 50 "$pg")"
+		RP99[$cc]="${RP99[$cc]} $(stat_pct 99 "$pg")"
 		# Jain per 1 s window over the measured period
 		jn=$(iperf_jain2 "$j1" "$j2" "$LATE" 2 "$m")
 		JAIN[$cc]="${JAIN[$cc]} $(echo "100 * ${jn:-0}" | bc -l)"
@@ -124,7 +121,7 @@ for ((r = 1; r <= ROUNDS; r++)); do
 		CONV[$cc]="${CONV[$cc]} $cv"
 		printf 'round %d %-6s util %5.1f%%  queue p50 %6.0f us p99 %6.0f us  rtt p50 %5.2f ms p99 %5.2f ms  jain %.3f  late flow %5.1f s\n' \
 			"$r" "$cc" "$(echo "${U[$cc]}" | awk '{ print $NF }')" "$(echo "$a / 1000" | bc -l)" \
-			"$(echo "$b / 1000" | bc -l)" "$(pct 50 "$pg")" "$(pct 99 "$pg")" "${jn:-0}" "$cv"
+			"$(echo "$b / 1000" | bc -l)" "$(stat_pct 50 "$pg")" "$(stat_pct 99 "$pg")" "${jn:-0}" "$cv"
 		rm -f "$j1" "$j2" "$q0" "$q1" "$pg"
 	done
 done

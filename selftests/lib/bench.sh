@@ -3,9 +3,17 @@
 #
 # Helpers of the benchmarks (selftests/bench/).
 
+. "$(dirname "${BASH_SOURCE[0]}")/stat.sh"
+
 # bench_med: numbers (one line, space separated) on stdin -> "median min max"
 bench_med()
 {
 	tr ' ' '\n' | grep . | sort -g |
 		awk '{ v[NR] = $1 } END { printf "%.1f %.1f %.1f", v[int((NR + 1) / 2)], v[1], v[NR] }'
+}
+
+# bench_ratio A B: A / B to three places ("-" when B is 0 or missing)
+bench_ratio()
+{
+	awk -v a="$1" -v b="$2" 'BEGIN { if (b + 0 == 0) print "-"; else printf "%.3f\n", a / b }'
 }

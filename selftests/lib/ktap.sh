@@ -5,6 +5,8 @@
 # kselftest helpers: a plan, one "ok"/"not ok" line per case with a name,
 # "# " diagnostics, and "# SKIP" only for a missing feature, never a failure.
 
+. "$(dirname "${BASH_SOURCE[0]}")/stat.sh"
+
 KSFT_PASS=0
 KSFT_FAIL=1
 KSFT_SKIP=4
@@ -88,16 +90,6 @@ ktap_finished()
 {
 	[ $ktap_failed -eq 0 ] && exit $KSFT_PASS
 	exit $KSFT_FAIL
-}
-
-# stat_pct P FILE: the P-th percentile of a file of numbers, one per line
-# (empty input prints "0").
-stat_pct()
-{
-	sort -g "$2" | awk -v p="$1" '{ v[NR] = $1 }
-		END { if (!NR) { print 0; exit }
-		      i = int(p / 100 * NR + 0.999999); if (i < 1) i = 1
-		      print v[i] }'
 }
 
 # ktap_trace SUBSYSTEM 0|1: enable or disable a subsystem's trace events,
