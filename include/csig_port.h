@@ -64,6 +64,10 @@ struct csig_port_cfg {
 	__u8	ins_mode;	/* insert: CSIG_INS_* */
 	__u32	ins_mark;
 	__u32	ins_mark_mask;
+	__u32	ecn_kmin;	/* transit WRED/ECN: bytes; off while */
+	__u32	ecn_kmax;	/* ecn_kmax is 0 (csig_port_wred()) */
+	__u32	ecn_pmax;	/* probability at ecn_kmax, 2^-16 */
+	__u32	ecn_kdrop;	/* not-ECT dropped from here, bytes */
 	struct csig_quant quant;
 };
 
@@ -261,6 +265,48 @@ static inline __u32 csig_port_signal(const struct csig_port_cfg *cfg,
 }
 
 /*
+ * WRED with ECN on the model's queue (transit; LDCP's switch profile,
+ * draft-dai-tsvwg-pfc-free-congestion-control-01 section 2.1 and 2.3): an
+ * ECN-capable packet that finds @q bytes ahead of it is marked CE with
+ * probability 0 below K_min, rising linearly to P_max at K_max, and 1
+ * from K_max on, on the instantaneous queue as the draft asks, not an
+ * average (csig_port_wred(), @rnd 32 uniform random bits); a not-ECT
+ * packet is dropped when @q is at least K, the draft's equation (3)
+ * (csig_port_drop_not_ect()).  Both off while ecn_kmax is 0.
+ */
+#define CSIG_ECN_P_ONE		0x10000U	/* ecn_pmax of probability 1 */
+#define CSIG_ECN_K_MAX		0x40000000U	/* limit of the thresholds, 2^30 */
+
+static inline int csig_ecn_cfg_valid(__u32 kmin, __u32 kmax, __u32 pmax,
+				     __u32 kdrop)
+{
+	return kmax && kmin <= kmax && kmax <= CSIG_ECN_K_MAX &&
+	       pmax && pmax <= CSIG_ECN_P_ONE &&
+	       kdrop && kdrop <= CSIG_ECN_K_MAX;
+}
+
+static inline int csig_port_wred(const struct csig_port_cfg *c, __u64 q,
+				 __u32 rnd)
+{
+	__u64 p;
+
+	if (!c->ecn_kmax || q < c->ecn_kmin)
+		return 0;
+	if (q >= c->ecn_kmax)
+		return 1;
+	/* K_min <= q < K_max */
+	p = (__u64)c->ecn_pmax * (q - c->ecn_kmin) /
+	    (c->ecn_kmax - c->ecn_kmin);
+	return (rnd >> 16) < p;
+}
+
+static inline int csig_port_drop_not_ect(const struct csig_port_cfg *c,
+					 __u64 q)
+{
+	return c->ecn_kmax && q >= c->ecn_kdrop;
+}
+
+/*
  * The transit role's decision trace (CSIG_CFG_TRACE): the last
  * CSIG_TRACE_N tagged packets, csig_trace[head % CSIG_TRACE_N], head in
  * csig_port_state.trace_head.  seq is the TCP sequence number (0 when the
@@ -301,6 +347,9 @@ enum csig_counter {
 				 * untagged
 				 */
 	CSIG_C_ERROR,		/* a helper failed while rewriting: passed */
+	CSIG_C_ECN_MARKED,	/* transit WRED: ECT packet set to CE */
+	CSIG_C_ECN_DROPPED,	/* transit WRED: not-ECT packet dropped */
+	CSIG_C_ECN_CE,		/* transit WRED: to mark, CE already */
 	CSIG_C_NR,
 };
 
@@ -308,7 +357,7 @@ enum csig_counter {
 	"packets", "tagged", "replaced", "kept", "unknown_type",	\
 	"type_off", "truncated", "nested", "too_deep", "stripped",	\
 	"strip_fail", "inserted", "insert_fail", "insert_skip", "too_big", \
-	"error",							\
+	"error", "ecn_marked", "ecn_dropped", "ecn_ce",			\
 }
 
 struct csig_port_stats {

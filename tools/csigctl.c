@@ -58,6 +58,10 @@ static const char *usage_text =
 "  --mark VALUE/MASK   insert: skb mark of the flows to tag\n"
 "  --strip-pass        strip: pass tags it cannot remove (default drop)\n"
 "  --trace on|off      transit: keep the last 128 decisions (show --json)\n"
+"  --wred KMIN,KMAX,PMAX[,K]|off  transit: WRED/ECN on the model's queue:\n"
+"                      mark ECT packets CE from KMIN bytes with a\n"
+"                      probability rising to PMAX (0..1] at KMAX, drop\n"
+"                      not-ECT ones from K bytes (default KMIN)\n"
 "  --bounds TYPE=B1,..,B31   compact buckets of TYPE (31 upper bounds)\n"
 "  --quantum TYPE=Q    expanded quantum of TYPE\n"
 "\n"
@@ -181,6 +185,53 @@ static unsigned long parse_ul(const char *s, unsigned long max, const char *what
 	return v;
 }
 
+/*
+ * --wred KMIN,KMAX,PMAX[,K] (bytes, bytes, a probability in (0, 1],
+ * bytes; K defaults to KMIN) or off
+ */
+static void parse_wred(const char *arg, struct csig_port_cfg *c)
+{
+	char *dup, *f[4], *end;
+	unsigned long kmin, kmax;
+	int n = 0;
+	double p;
+
+	if (!strcmp(arg, "off")) {
+		c->ecn_kmin = 0;
+		c->ecn_kmax = 0;
+		c->ecn_pmax = 0;
+		c->ecn_kdrop = 0;
+		return;
+	}
+	dup = strdup(arg);
+	if (!dup)
+		die("out of memory");
+	f[n++] = dup;
+	for (end = dup; *end && n < 4; end++)
+		if (*end == ',') {
+			*end = 0;
+			f[n++] = end + 1;
+		}
+	if (n < 3 || strchr(f[n - 1], ','))
+		die("--wred KMIN,KMAX,PMAX[,K] (bytes, bytes, 0..1, bytes) or off");
+	kmin = parse_ul(f[0], CSIG_ECN_K_MAX, "--wred KMIN");
+	kmax = parse_ul(f[1], CSIG_ECN_K_MAX, "--wred KMAX");
+	errno = 0;
+	p = strtod(f[2], &end);
+	if (errno || end == f[2] || *end || !(p > 0 && p <= 1))
+		die("bad --wred PMAX '%s' (a probability, 0 < PMAX <= 1)", f[2]);
+	c->ecn_kmin = kmin;
+	c->ecn_kmax = kmax;
+	c->ecn_pmax = (__u32)(p * CSIG_ECN_P_ONE + 0.5);
+	if (!c->ecn_pmax)
+		c->ecn_pmax = 1;
+	c->ecn_kdrop = n > 3 ? parse_ul(f[3], CSIG_ECN_K_MAX, "--wred K") : kmin;
+	if (!csig_ecn_cfg_valid(c->ecn_kmin, c->ecn_kmax, c->ecn_pmax,
+				c->ecn_kdrop))
+		die("bad --wred '%s': need 0 < KMAX, KMIN <= KMAX, 0 < K", arg);
+	free(dup);
+}
+
 struct opts {
 	int ingress, prog_id, pid, fd, have_format;
 	struct csig_port_cfg set;	/* values given */
@@ -190,7 +241,7 @@ struct opts {
 enum {
 	G_CAP = 1, G_T = 2, G_IV = 4, G_LM = 8, G_TPID = 16, G_TYPES = 32,
 	G_FMT = 64, G_SEL = 128, G_MARK = 256, G_PASS = 512, G_QUANT = 1024,
-	G_TRACE = 2048,
+	G_TRACE = 2048, G_WRED = 4096,
 };
 
 static struct csig_quant quant = CSIG_DEFAULT_QUANT_INIT;
@@ -253,6 +304,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		{ "mark", required_argument, 0, 'm' },
 		{ "strip-pass", no_argument, 0, 'S' },
 		{ "trace", required_argument, 0, 'T' },
+		{ "wred", required_argument, 0, 'W' },
 		{ "bounds", required_argument, 0, 'b' },
 		{ "quantum", required_argument, 0, 'q' },
 		{ "pid", required_argument, 0, 'I' },
@@ -366,6 +418,10 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 			o->set.flags |= strcmp(optarg, "on") ? 0 : CSIG_CFG_TRACE;
 			o->given |= G_TRACE;
 			break;
+		case 'W':
+			parse_wred(optarg, &o->set);
+			o->given |= G_WRED;
+			break;
 		case 'b':
 			parse_bounds(optarg);
 			o->given |= G_QUANT;
@@ -423,6 +479,12 @@ static void apply(struct csig_port_cfg *c, const struct opts *o)
 	}
 	if (o->given & G_PASS)
 		c->flags |= CSIG_CFG_STRIP_PASS;
+	if (o->given & G_WRED) {
+		c->ecn_kmin = o->set.ecn_kmin;
+		c->ecn_kmax = o->set.ecn_kmax;
+		c->ecn_pmax = o->set.ecn_pmax;
+		c->ecn_kdrop = o->set.ecn_kdrop;
+	}
 	if (o->given & G_TRACE)
 		c->flags = (c->flags & ~CSIG_CFG_TRACE) | (o->set.flags & CSIG_CFG_TRACE);
 	if (o->given & G_QUANT)
@@ -629,10 +691,13 @@ static void show_json(struct port *p, const struct csig_port_cfg *c,
 	       c->tpid[0], c->tpid[1], c->types);
 	printf("\"ins_format\":%u,\"ins_types\":%u,\"ins_select\":%u,",
 	       c->ins_format, c->ins_types, c->ins_mode);
-	printf("\"ins_mark\":%u,\"ins_mark_mask\":%u,\"strip_pass\":%s,\"trace\":%s},",
+	printf("\"ins_mark\":%u,\"ins_mark_mask\":%u,\"strip_pass\":%s,\"trace\":%s,",
 	       c->ins_mark, c->ins_mark_mask,
 	       c->flags & CSIG_CFG_STRIP_PASS ? "true" : "false",
 	       c->flags & CSIG_CFG_TRACE ? "true" : "false");
+	printf("\"wred\":{\"kmin\":%u,\"kmax\":%u,\"pmax\":%.5f,\"k_not_ect\":%u}},",
+	       c->ecn_kmin, c->ecn_kmax, c->ecn_pmax / (double)CSIG_ECN_P_ONE,
+	       c->ecn_kdrop);
 	printf("\"model\":{\"q_bytes\":%llu,\"q_max_bytes\":%llu,\"arrived\":%llu,",
 	       (unsigned long long)q,
 	       (unsigned long long)csig_port_bytes(c, m->d_max),
@@ -704,6 +769,10 @@ static void show_text(struct port *p, const struct csig_port_cfg *c,
 	       (unsigned long long)c->interval_ns,
 	       c->flags & CSIG_CFG_LM_IFINDEX ? "ifindex/" : "", c->lm,
 	       c->tpid[0], c->tpid[1]);
+	if (c->ecn_kmax)
+		printf("  wred: mark from %u B, probability %.3f at %u B; drop not-ECT from %u B\n",
+		       c->ecn_kmin, c->ecn_pmax / (double)CSIG_ECN_P_ONE,
+		       c->ecn_kmax, c->ecn_kdrop);
 	printf("  queue %llu B (max %llu)  rate %llu kbit/s  arrived %llu B  tx %llu B\n",
 	       (unsigned long long)q,
 	       (unsigned long long)csig_port_bytes(c, m->d_max),

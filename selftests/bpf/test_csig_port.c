@@ -802,6 +802,184 @@ static void t_round_trip(void)
 	}
 }
 
+/* IPv4 header checksum over @n bytes at @h, the field included */
+static __u16 ip_sum(const unsigned char *h, int n)
+{
+	__u32 sum = 0;
+	int i;
+
+	for (i = 0; i < n; i += 2)
+		sum += (h[i] << 8) | h[i + 1];
+	while (sum >> 16)
+		sum = (sum & 0xffff) + (sum >> 16);
+	return sum;
+}
+
+/* an IPv4/TCP frame at @ip with ECN field @ecn and a valid checksum */
+static void set_ecn4(struct frame *f, int ip, int ecn)
+{
+	__u16 c;
+
+	f->b[ip + 1] = (f->b[ip + 1] & ~3) | ecn;
+	f->b[ip + 10] = 0;
+	f->b[ip + 11] = 0;
+	c = ~ip_sum(f->b + ip, 20);
+	f->b[ip + 10] = c >> 8;
+	f->b[ip + 11] = c & 0xff;
+}
+
+static void cfg_wred(void)
+{
+	cfg_default();
+	cfg()->ecn_kmin = 15000;
+	cfg()->ecn_kmax = 45000;
+	cfg()->ecn_pmax = CSIG_ECN_P_ONE / 5;
+	cfg()->ecn_kdrop = 15000;
+}
+
+static void t_wred(void)
+{
+	struct csig_port_cfg c = CSIG_PORT_CFG_INIT;
+	struct csig_port_state m;
+	struct frame in, want;
+	struct run r;
+	int i, n, ok;
+
+	/* the rule itself: K_min 15000, K_max 45000, P_max 0.2 */
+	c.ecn_kmin = 15000;
+	c.ecn_kmax = 45000;
+	c.ecn_pmax = CSIG_ECN_P_ONE / 5;
+	c.ecn_kdrop = 20000;
+	tap_ok(!csig_port_drop_not_ect(&c, 19999) && csig_port_drop_not_ect(&c, 20000),
+	       "wred: not-ECT dropped from K on (the draft's equation 3)");
+	tap_ok(!csig_port_wred(&c, 14999, 0) && csig_port_wred(&c, 45000, ~0U) &&
+	       csig_port_wred(&c, 30000, 6552U << 16) &&
+	       !csig_port_wred(&c, 30000, 6553U << 16) &&
+	       csig_port_wred(&c, 15003, 0) && !csig_port_wred(&c, 15000, 0),
+	       "wred: 0 below K_min, P_max (K - K_min) / (K_max - K_min) between, 1 from K_max");
+	c.ecn_kmax = 0;
+	tap_ok(!csig_port_wred(&c, 1 << 30, 0) && !csig_port_drop_not_ect(&c, 1 << 30) &&
+	       !csig_ecn_cfg_valid(0, 0, 1, 1) && !csig_ecn_cfg_valid(2, 1, 1, 1) &&
+	       !csig_ecn_cfg_valid(1, 2, 0, 1) &&
+	       !csig_ecn_cfg_valid(1, 2, CSIG_ECN_P_ONE + 1, 1) &&
+	       !csig_ecn_cfg_valid(1, 2, 1, 0) &&
+	       !csig_ecn_cfg_valid(1, CSIG_ECN_K_MAX + 1, 1, 1) &&
+	       csig_ecn_cfg_valid(15000, 15000, CSIG_ECN_P_ONE, 15000),
+	       "wred: off while K_max is 0; a configuration needs 0 < K_max, K_min <= K_max, 0 < P_max <= 1, 0 < K");
+
+	cfg_wred();
+	build(&in, 0, -1, 0, 0, 0, 0, L4_TCP_DATA, 1000);
+	set_ecn4(&in, 14, 2);
+	seed(10000, 0);
+	mark();
+	run(skel->progs.csig_transit, &in, &r, 1);
+	tap_ok(r.ret == TC_ACT_OK && same(&r.out, &in) && !d(CSIG_C_ECN_MARKED) &&
+	       !d(CSIG_C_ECN_DROPPED), "wred: an ECT packet finding 10 KB passes unmarked");
+
+	seed(50000, 0);
+	mark();
+	run(skel->progs.csig_transit, &in, &r, 1);
+	state(&m);
+	want = in;
+	set_ecn4(&want, 14, 3);
+	tap_ok(r.ret == TC_ACT_OK && same(&r.out, &want) && ip_sum(r.out.b + 14, 20) == 0xffff &&
+	       d(CSIG_C_ECN_MARKED) == 1 &&
+	       m.t_free == T0 + q_ns(50000) + csig_port_svc_ns(cfg(), in.len),
+	       "wred: an ECT(0) packet finding 50 KB leaves CE, the IPv4 checksum updated, and joins the model");
+
+	set_ecn4(&in, 14, 1);
+	seed(50000, 0);
+	run(skel->progs.csig_transit, &in, &r, 1);
+	tap_ok(r.ret == TC_ACT_OK && same(&r.out, &want) && d(CSIG_C_ECN_MARKED) == 2,
+	       "wred: ECT(1) too");
+
+	set_ecn4(&in, 14, 0);
+	seed(50000, 0);
+	mark();
+	run(skel->progs.csig_transit, &in, &r, 1);
+	state(&m);
+	tap_ok(r.ret == TC_ACT_SHOT && d(CSIG_C_ECN_DROPPED) == 1 && !d(CSIG_C_ECN_MARKED) &&
+	       m.t_free == T0 + q_ns(50000) && m.arrived == 0,
+	       "wred: a not-ECT packet finding 50 KB, over K, is dropped, counted, and kept out of the model");
+	/* between K_min and K_max: a step for not-ECT, not red's ramp */
+	mark();
+	for (i = 0, ok = 0; i < 50; i++) {
+		seed(16000, 0);
+		run(skel->progs.csig_transit, &in, &r, 1);
+		ok += r.ret == TC_ACT_SHOT;
+	}
+	seed(14000, 0);
+	run(skel->progs.csig_transit, &in, &r, 1);
+	tap_ok(ok == 50 && r.ret == TC_ACT_OK && same(&r.out, &in) && d(CSIG_C_ECN_DROPPED) == 50,
+	       "wred: not-ECT: all 50 finding 16 KB dropped, one finding 14 KB passes (K = 15 KB)");
+	cfg()->ecn_kdrop = 60000;
+	seed(50000, 0);
+	run(skel->progs.csig_transit, &in, &r, 1);
+	cfg()->ecn_kdrop = 15000;
+	tap_ok(r.ret == TC_ACT_OK && same(&r.out, &in) && d(CSIG_C_ECN_DROPPED) == 50,
+	       "wred: with K = 60 KB a not-ECT packet finding 50 KB passes");
+
+	seed(50000, 0);
+	run(skel->progs.csig_transit, &want, &r, 1);
+	tap_ok(r.ret == TC_ACT_OK && same(&r.out, &want) && d(CSIG_C_ECN_CE) == 1,
+	       "wred: a CE packet passes as it is, counted");
+
+	build(&in, 0, -1, 0, 0, 0, 0, L4_TCP6_DATA, 1000);
+	in.b[15] |= 0x20;
+	want = in;
+	want.b[15] |= 0x30;
+	seed(50000, 0);
+	mark();
+	run(skel->progs.csig_transit, &in, &r, 1);
+	tap_ok(r.ret == TC_ACT_OK && same(&r.out, &want) && d(CSIG_C_ECN_MARKED) == 1,
+	       "wred: IPv6: ECT(0) in the traffic class becomes CE, the flow label kept");
+
+	/* behind a VLAN tag and a CSIG tag: CE, and the tag still updated */
+	build(&in, 1, CSIG_FMT_COMPACT, CSIG_T_PD, 0, 0, 0, L4_TCP_DATA, 1000);
+	set_ecn4(&in, 12 + 4 + 4 + 2, 2);
+	seed(50000, 0);
+	mark();
+	run(skel->progs.csig_transit, &in, &r, 1);
+	{
+		struct csig_fields fl;
+
+		read_tag(&r.out, 16, CSIG_FMT_COMPACT, &fl);
+		tap_ok(r.ret == TC_ACT_OK && (r.out.b[12 + 4 + 4 + 2 + 1] & 3) == 3 &&
+		       ip_sum(r.out.b + 22, 20) == 0xffff && fl.s > 0 &&
+		       d(CSIG_C_ECN_MARKED) == 1 && d(CSIG_C_REPLACED) == 1,
+		       "wred: behind VLAN and CSIG tags: CE, the checksum right, the tag replaced");
+	}
+
+	build(&in, 0, -1, 0, 0, 0, 0, L4_ARP, 0);
+	seed(50000, 0);
+	mark();
+	run(skel->progs.csig_transit, &in, &r, 1);
+	tap_ok(r.ret == TC_ACT_OK && same(&r.out, &in) && !d(CSIG_C_ECN_MARKED) &&
+	       !d(CSIG_C_ECN_DROPPED), "wred: a frame that is not IP passes");
+
+	/* halfway between K_min and K_max: P_max / 2 = 0.1 */
+	build(&in, 0, -1, 0, 0, 0, 0, L4_TCP_DATA, 1000);
+	set_ecn4(&in, 14, 2);
+	mark();
+	n = 4000;
+	for (i = 0; i < n; i++) {
+		seed(30000, 0);
+		run(skel->progs.csig_transit, &in, &r, 1);
+	}
+	ok = d(CSIG_C_ECN_MARKED);
+	tap_ok(ok > n / 10 - 100 && ok < n / 10 + 100,
+	       "wred: at 30 KB, %d of %d packets marked (0.1 expected, +-5 sd)", ok, n);
+
+	cfg()->ecn_kmax = 0;
+	cfg()->ecn_kdrop = 1;
+	seed(1 << 20, 0);
+	mark();
+	set_ecn4(&in, 14, 0);
+	run(skel->progs.csig_transit, &in, &r, 1);
+	tap_ok(r.ret == TC_ACT_OK && same(&r.out, &in) && !d(CSIG_C_ECN_DROPPED),
+	       "wred: off by default: a not-ECT packet finding 1 MB passes");
+}
+
 static int empty_prog(void)
 {
 	struct bpf_insn insn[] = {
@@ -965,6 +1143,7 @@ int main(int argc, char **argv)
 		t_transit_misc();
 		t_bad_frames();
 		t_model();
+		t_wred();
 		t_strip();
 		t_insert();
 		t_round_trip();

@@ -30,6 +30,14 @@ bad=(
 	"attach va transit --bounds pd=1,2,3|31 needed"
 	"attach va transit --bounds u=$(seq -s, 31 -1 1)|quantisation rejected"
 	"attach va transit --quantum abw=0|quantisation rejected"
+	"attach va transit --wred 15000,45000|--wred KMIN,KMAX,PMAX"
+	"attach va transit --wred 1,2,0.2,3,4|--wred KMIN,KMAX,PMAX"
+	"attach va transit --wred 0,45000,0.2|0 < K"
+	"attach va transit --wred 45000,15000,0.2|need 0 < KMAX, KMIN <= KMAX"
+	"attach va transit --wred 0,0,0.2|need 0 < KMAX"
+	"attach va transit --wred 15000,45000,0|bad --wred PMAX"
+	"attach va transit --wred 15000,45000,1.5|bad --wred PMAX"
+	"attach va transit --wred 15k,45000,0.2|bad --wred KMIN"
 	"attach va insert --format huge|bad --format"
 	"attach va insert --select some|bad --select"
 	"attach nosuchdev transit|no device"
@@ -63,8 +71,9 @@ ktap_run "attach a transit role with a configuration" \
 out=$("$C" -n "$ns" --json show va)
 ktap_expect "show --json reports it" \
 	"$(jq '.[0] | (.role == "transit" and .config.capacity_kbps == 200000 and .config.lm == 9 and .config.types == 132) | if . then 1 else 0 end' <<< "$out") == 1"
-ktap_run "set changes it in place" "$C" -n "$ns" set va --capacity 1gbit --lm ifindex
+ktap_run "set changes it in place" "$C" -n "$ns" set va --capacity 1gbit --lm ifindex \
+	--wred 15000,45000,0.2
 ktap_expect "... as show reports" \
-	"$("$C" -n "$ns" --json show va | jq '.[0].config | (.capacity_kbps == 1000000 and .lm_ifindex) | if . then 1 else 0 end') == 1"
+	"$("$C" -n "$ns" --json show va | jq '.[0].config | (.capacity_kbps == 1000000 and .lm_ifindex and .wred.kmin == 15000 and .wred.kmax == 45000 and .wred.pmax == 0.2 and .wred.k_not_ect == 15000) | if . then 1 else 0 end') == 1"
 ktap_run "detach removes it" "$C" -n "$ns" detach va
 ktap_finished

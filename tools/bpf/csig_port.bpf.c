@@ -68,6 +68,9 @@ struct {
 #define ETH_ALEN_2	12	/* destination and source MAC */
 #define VLAN_HLEN	4
 #define MAX_VLANS	2	/* VLAN tags read before a CSIG tag */
+#define ECN_NOT_ECT	0	/* RFC 3168's ECN field */
+#define ECN_CE		3
+#define ECN_MASK	3
 
 static __always_inline struct csig_port_stats *stats(void)
 {
@@ -92,11 +95,13 @@ enum { TAG_NONE, TAG_FOUND, TAG_BAD };
 /*
  * Find the CSIG tag: at offset 12, or after up to MAX_VLANS 802.1Q/802.1ad
  * tags.  A tag must be followed by the payload's EtherType (2 bytes) inside
- * the frame, and by no second CSIG tag.  Bad tags are counted here.
+ * the frame, and by no second CSIG tag.  Bad tags are counted here.  *l3 is
+ * the offset of the payload (IPv4, IPv6) behind the tags, 0 for anything
+ * else.
  */
 static __always_inline int find_tag(struct __sk_buff *skb,
 				    struct csig_port_stats *st,
-				    __u32 *off, __u32 *fmt)
+				    __u32 *off, __u32 *fmt, __u32 *l3)
 {
 	void *data = (void *)(long)skb->data;
 	void *end = (void *)(long)skb->data_end;
@@ -131,10 +136,15 @@ static __always_inline int find_tag(struct __sk_buff *skb,
 				count(st, CSIG_C_NESTED);
 				return TAG_BAD;
 			}
+			if (et == bpf_htons(ETH_P_IP) || et == bpf_htons(ETH_P_IPV6))
+				*l3 = o + 2;
 			return TAG_FOUND;
 		}
-		if (et != bpf_htons(ETH_P_8021Q) && et != bpf_htons(ETH_P_8021AD))
+		if (et != bpf_htons(ETH_P_8021Q) && et != bpf_htons(ETH_P_8021AD)) {
+			if (et == bpf_htons(ETH_P_IP) || et == bpf_htons(ETH_P_IPV6))
+				*l3 = o + 2;
 			return TAG_NONE;
+		}
 		o += VLAN_HLEN;
 	}
 	count(st, CSIG_C_TOO_DEEP);
@@ -373,21 +383,81 @@ static __always_inline void transit_tag(struct __sk_buff *skb,
 		trace(skb, m, off, fmt, type, s, local, value, 1);
 }
 
+/*
+ * WRED/ECN on the model (csig_port_wred(), csig_port_drop_not_ect()),
+ * decided on the queue the packet finds before it joins: an ECN-capable
+ * packet to mark is set to CE; a not-ECT one above K is dropped
+ * (TC_ACT_SHOT) and kept out of the model, as a switch drops it at
+ * enqueue.  Frames other than IP pass.
+ */
+static __always_inline int wred(struct __sk_buff *skb,
+				struct csig_port_stats *st,
+				struct csig_port_state *m, __u32 l3, __u64 now)
+{
+	__u64 tf = m->t_free, q;
+	__u8 b[2], nb;
+	__u32 ecn;
+	__be16 et;
+
+	if (!csig_cfg.ecn_kmax || !l3)
+		return TC_ACT_OK;
+	if (bpf_skb_load_bytes(skb, l3 - 2, &et, 2) ||
+	    bpf_skb_load_bytes(skb, l3, b, 2))
+		return TC_ACT_OK;
+	q = csig_port_bytes(&csig_cfg, tf > now ? tf - now : 0);
+	/* IPv4: TOS in byte 1; IPv6: traffic class in bits 4-11 */
+	ecn = et == bpf_htons(ETH_P_IP) ? b[1] & ECN_MASK :
+					   (b[1] >> 4) & ECN_MASK;
+	if (ecn == ECN_NOT_ECT) {
+		if (!csig_port_drop_not_ect(&csig_cfg, q))
+			return TC_ACT_OK;
+		count(st, CSIG_C_ECN_DROPPED);
+		return TC_ACT_SHOT;
+	}
+	if (!csig_port_wred(&csig_cfg, q, bpf_get_prandom_u32()))
+		return TC_ACT_OK;
+	if (ecn == ECN_CE) {
+		count(st, CSIG_C_ECN_CE);
+		return TC_ACT_OK;
+	}
+	if (et == bpf_htons(ETH_P_IP)) {
+		nb = b[1] | ECN_CE;
+		/* the checksum's 16-bit word: version/IHL and TOS */
+		if (bpf_l3_csum_replace(skb, l3 + 10,
+					bpf_htons(((__u16)b[0] << 8) | b[1]),
+					bpf_htons(((__u16)b[0] << 8) | nb), 2) ||
+		    bpf_skb_store_bytes(skb, l3 + 1, &nb, 1, 0)) {
+			count(st, CSIG_C_ERROR);
+			return TC_ACT_OK;
+		}
+	} else {
+		nb = b[1] | (ECN_CE << 4);
+		if (bpf_skb_store_bytes(skb, l3 + 1, &nb, 1, 0)) {
+			count(st, CSIG_C_ERROR);
+			return TC_ACT_OK;
+		}
+	}
+	count(st, CSIG_C_ECN_MARKED);
+	return TC_ACT_OK;
+}
+
 SEC("csig/transit")
 int csig_transit(struct __sk_buff *skb)
 {
 	struct csig_port_stats *st = stats();
 	struct csig_port_state *m;
-	__u32 zero = 0, off = 0, fmt = 0;
+	__u32 zero = 0, off = 0, fmt = 0, l3 = 0;
 	__u64 now, d = 0, rate = 0, len, first;
 	int tag;
 
 	count(st, CSIG_C_PKTS);
-	tag = find_tag(skb, st, &off, &fmt);
+	tag = find_tag(skb, st, &off, &fmt, &l3);
 	now = csig_cfg.clock_ns ? csig_cfg.clock_ns : bpf_ktime_get_ns();
 	m = bpf_map_lookup_elem(&csig_state, &zero);
 	if (!m)
 		return TC_ACT_OK;
+	if (wred(skb, st, m, l3, now) == TC_ACT_SHOT)
+		return TC_ACT_SHOT;
 	len = wire_len(skb, tag == TAG_FOUND, off, fmt, &first);
 	model_update(m, st, now, len, first, &d, &rate);
 	if (tag != TAG_FOUND)
@@ -436,11 +506,11 @@ SEC("csig/strip")
 int csig_strip(struct __sk_buff *skb)
 {
 	struct csig_port_stats *st = stats();
-	__u32 off = 0, fmt = 0;
+	__u32 off = 0, fmt = 0, l3 = 0;
 	int tag;
 
 	count(st, CSIG_C_PKTS);
-	tag = find_tag(skb, st, &off, &fmt);
+	tag = find_tag(skb, st, &off, &fmt, &l3);
 	if (tag == TAG_NONE)
 		return TC_ACT_OK;
 	if (tag == TAG_FOUND)
