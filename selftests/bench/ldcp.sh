@@ -128,6 +128,7 @@ topo_exec s1 ethtool -K s1-eth0 tso off gso off > /dev/null
 echo 25 > $P/bw_mbps
 echo 20000 > $P/base_rtt_us
 topo_exec r python3 "$here/../lib/fct.py" server 7000 &
+disown $!	# topo_cleanup ends it
 sleep 1
 echo
 echo "short flows, one at a time: 25 Mbit/s, 20 ms, $REPS of each size and CC per round, $ROUNDS rounds"

@@ -11,7 +11,8 @@
 # RTT takes the draft's transition; two flows share the link with ECE
 # driving PAWA, the receiver (ldcp too: iperf3's server takes the
 # client's congestion control) echoing each change of CE; ccstat reads
-# the per-socket state; 32 flows on a BDP of about 10 packets run with cw
+# the per-socket state; the CSIG port model's WRED marks for them too;
+# 32 flows on a BDP of about 10 packets run with cw
 # below one packet, complete, keep the queue bounded and do not time out
 # in a storm; 64 KB to 1 MB flows finish sooner than dctcp's and cubic's;
 # rmmod is refused while sockets use ldcp.
@@ -33,7 +34,7 @@ RED="red limit 1000000 min 15000 max 45000 avpkt 1500 burst 17 probability 0.2 e
 # IW = bw * base RTT = 100 Mbit/s * 1.5 ms = 18750 bytes, 12-13 packets
 IW_ARGS="bw_mbps=$RATE_MBIT base_rtt_us=1500"
 
-ktap_plan 24
+ktap_plan 26
 [ -f "$LDCP_KO" ] && [ -x "$CCSTAT" ] || { echo "Bail out! run make first"; exit 1; }
 ctr() { topo_exec "$1" awk -v k="$2" '$1 == k { print $2 }' /proc/net/tcp_ldcp; }
 
@@ -161,6 +162,42 @@ ktap_expect "two flows: Jain fairness at least 0.8 in every 1 s window" "${jain:
 # init, and once ended a fast start on the zeroed state
 ktap_expect "fast start ended with the whole initial window acknowledged, once per flow" \
 	"$(ctr s1 fs_iw) - $f0 >= 1 && $(ctr s1 fs_iw) + $(ctr s1 fs_loss) <= $(ctr s1 flows_fast_start)"
+
+# The same profile from the CSIG data plane's port model: a fifo at the
+# bottleneck and the transit role on its port, marking with WRED on the
+# model's queue (csigctl --wred, Documentation/csig.rst); two flows at
+# once, measured from 2.5 s to 5.5 s.  The model drains at C evenly;
+# under TCG htb's timer runs late and the fifo lags it by bursts, so C
+# is 95% of the rate: the model's queue then covers the fifo's
+# (Documentation/tcp_ldcp.rst).
+topo_set_leaf pfifo limit 1000
+topo_csigctl sw attach sw-r transit --capacity $((RATE_MBIT * 95 / 100))mbit \
+	--wred 15000,45000,0.2 > /dev/null
+a0=$(ctr s1 ece_acks)
+topo_iperf_server 5201
+topo_exec r iperf3 -s -D -1 -p 5202 > /dev/null 2>&1
+sleep 0.3
+topo_exec s1 iperf3 -c "$TOPO_RCV_IP" -t 7 -J > "$j1" 2>&1 &
+p1=$!
+topo_exec s2 iperf3 -c "$TOPO_RCV_IP" -p 5202 -t 7 -J > "$j2" 2>&1 &
+p2=$!
+sleep 2.5
+q=$(mktemp)
+mbit=$(topo_measure 3 "$q")
+wait $p1
+rc1=$?
+wait $p2
+rc2=$?
+cs=$(topo_csigctl sw --json show sw-r)
+wm=$(jq '.[0].counters.ecn_marked' <<< "$cs") wd=$(jq '.[0].counters.ecn_dropped' <<< "$cs")
+qp99=$(stat_pct 99 "$q")
+topo_csigctl sw detach sw-r
+topo_set_leaf $RED
+ktap_diag "port model WRED: $(printf %.1f "$mbit") Mbit/s, flows $(jq -r '.end.sum_received.bits_per_second / 1e6 | floor' "$j1") and $(jq -r '.end.sum_received.bits_per_second / 1e6 | floor' "$j2"), queue p50 $(stat_pct 50 "$q") p99 $qp99 bytes; port marked $wm, dropped $wd (not-ECT); ECE ACKs at s1 +$(($(ctr s1 ece_acks) - a0))"
+ktap_expect "WRED from the CSIG port model: both flows complete, the port marks, ECE drives PAWA" \
+	"$rc1 == 0 && $rc2 == 0 && ${wm:-0} > 10 && $(ctr s1 ece_acks) - $a0 > 10"
+ktap_expect "... utilisation at least 75%, median queue below K_max (45 KB)" \
+	"$(echo "$mbit >= $RATE_MBIT * 0.75" | bc) == 1 && $(stat_pct 50 "$q") < 45000"
 
 # 32 flows on a BDP of about 10 packets: cw below one packet.  All
 # start at once, so fast start's not-ECT packets overflow the queue and
