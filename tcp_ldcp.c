@@ -76,6 +76,10 @@ static struct range_param fs_not_ect = { 1, 0, 1 };
 module_param_cb(fs_not_ect, &range_ops, &fs_not_ect, 0644);
 MODULE_PARM_DESC(fs_not_ect,
 		 "1: fast start's packets before the IW-th leave not-ECN-capable (section 3.1); 0: all ECT (default 1)");
+static struct range_param ack_every = { 1, 0, 1 };
+module_param_cb(ack_every, &range_ops, &ack_every, 0644);
+MODULE_PARM_DESC(ack_every,
+		 "receiver: 1: an ACK for every data segment (section 2.2); 0: TCP's delayed ACK (default 1)");
 
 /* Per-namespace counters: /proc/net/tcp_ldcp. */
 enum {
@@ -90,12 +94,13 @@ enum {
 	C_LOSSES,		/* loss episodes in the stable stage: cw halved */
 	C_CE_CHANGES,		/* receiver: changes of the CE state echoed */
 	C_FS_NOT_ECT,		/* fast-start packets sent not-ECN-capable */
+	C_ACKS_NOW,		/* receiver: data segments ACKed at once */
 	C_NR,
 };
 
 static const char * const counter_names[C_NR] = {
 	"flows", "flows_no_ecn", "flows_fast_start", "fs_iw", "fs_loss", "acks", "ece_acks",
-	"below_one", "losses", "ce_changes", "fs_not_ect",
+	"below_one", "losses", "ce_changes", "fs_not_ect", "acks_now",
 };
 
 struct ldcp_net {
@@ -377,6 +382,16 @@ static void ldcp_cwnd_event(struct sock *sk, enum tcp_ca_event ev)
 	ca->prior_rcv_nxt = tcp_sk(sk)->rcv_nxt;
 	ca->ce_state = ce;
 	ldcp_ece_ack_cwr(sk, ce);
+	/*
+	 * Per-packet ACK (section 2.2): every ECT data segment, so that a
+	 * flow with one packet in flight (cw below two) is not held by the
+	 * delayed-ACK timer, at least 40 ms, which would be its RTT.
+	 */
+	if (READ_ONCE(ack_every.val) &&
+	    !(inet_csk(sk)->icsk_ack.pending & ICSK_ACK_NOW)) {
+		inet_csk(sk)->icsk_ack.pending |= ICSK_ACK_NOW;
+		count(sk, C_ACKS_NOW);
+	}
 }
 
 /* Another algorithm takes over, or the socket closes. */

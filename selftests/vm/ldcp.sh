@@ -34,7 +34,7 @@ RED="red limit 1000000 min 15000 max 45000 avpkt 1500 burst 17 probability 0.2 e
 # IW = bw * base RTT = 100 Mbit/s * 1.5 ms = 18750 bytes, 12-13 packets
 IW_ARGS="bw_mbps=$RATE_MBIT base_rtt_us=1500"
 
-ktap_plan 26
+ktap_plan 27
 [ -f "$LDCP_KO" ] && [ -x "$CCSTAT" ] || { echo "Bail out! run make first"; exit 1; }
 ctr() { topo_exec "$1" awk -v k="$2" '$1 == k { print $2 }' /proc/net/tcp_ldcp; }
 
@@ -43,10 +43,11 @@ ktap_expect "tcp_ldcp refuses to load with gamma_div=3" \
 ktap_run "insmod tcp_ldcp $IW_ARGS" insmod "$LDCP_KO" $IW_ARGS
 bad=0
 for kv in alpha_milli=0 alpha_milli=1001 beta_milli=0 beta_milli=2000 gamma_div=3 \
-	  gamma_div=17 bw_mbps=0 base_rtt_us=0 fast_start=2 fs_not_ect=2 alpha_milli=x; do
+	  gamma_div=17 bw_mbps=0 base_rtt_us=0 fast_start=2 fs_not_ect=2 alpha_milli=x \
+	  ack_every=2; do
 	echo "${kv#*=}" > "$P/${kv%%=*}" 2> /dev/null && bad=$((bad + 1))
 done
-ktap_expect "11 invalid parameter writes refused, the values unchanged" \
+ktap_expect "12 invalid parameter writes refused, the values unchanged" \
 	"$bad == 0 && $(cat $P/alpha_milli) == 1000 && $(cat $P/beta_milli) == 500 && $(cat $P/gamma_div) == 8"
 ktap_expect "ldcp is an available congestion control" \
 	"$(sysctl -n net.ipv4.tcp_available_congestion_control | grep -cw ldcp) == 1"
@@ -121,6 +122,7 @@ topo_exec sw nft delete table bridge ldcpt
 # two flows, the second 3 s late; measured from 6 s to 10 s
 j1=$(mktemp) j2=$(mktemp)
 a0=$(ctr s1 ece_acks) c0=$(ctr r ce_changes) f0=$(ctr s1 fs_iw) n0=$(ctr s1 flows_no_ecn)
+k0=$(ctr r acks_now) o0=$(topo_exec r nstat -az TcpOutSegs | awk '$1 == "TcpOutSegs" { print $2 }')
 topo_iperf_server 5201
 topo_exec r iperf3 -s -D -1 -p 5202 > /dev/null 2>&1
 sleep 0.3
@@ -155,6 +157,10 @@ ktap_expect "ccstat: the flow's state, stable after the whole IW was acknowledge
 	"$(echo "$st" | jq '[.[] | select(.phase == "stable" and .fs_exit == "iw" and .cw >= 1 and .acks > 0)] | length') >= 1"
 ktap_expect "ECE-marked ACKs drive PAWA at the sender" "$(ctr s1 ece_acks) - $a0 > 10"
 ktap_expect "the receiver echoes each change of CE at once" "$(ctr r ce_changes) - $c0 > 10"
+ka=$(($(ctr r acks_now) - k0)) ko=$(($(topo_exec r nstat -az TcpOutSegs | awk '$1 == "TcpOutSegs" { print $2 }') - o0))
+ktap_diag "r: data segments ACKed at once +$ka, segments sent +$ko"
+ktap_expect "the receiver ACKs each ECT data segment at once (ack_every)" \
+	"$ka > 1000 && $ko >= $ka"
 # measured 0.83-0.93 and Jain 0.87-0.98 (Documentation/tcp_ldcp.rst)
 ktap_expect "two flows: utilisation at least 75%" "$util >= 0.75"
 ktap_expect "two flows: Jain fairness at least 0.8 in every 1 s window" "${jain:-0} >= 0.8"
