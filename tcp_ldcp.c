@@ -76,6 +76,10 @@ static struct range_param fs_not_ect = { 1, 0, 1 };
 module_param_cb(fs_not_ect, &range_ops, &fs_not_ect, 0644);
 MODULE_PARM_DESC(fs_not_ect,
 		 "1: fast start's packets before the IW-th leave not-ECN-capable (section 3.1); 0: all ECT (default 1)");
+static struct range_param below_one_inc = { 1, 0, 1 };
+module_param_cb(below_one_inc, &range_ops, &below_one_inc, 0644);
+MODULE_PARM_DESC(below_one_inc,
+		 "below one packet, the increase per unmarked ACK: 0: gamma (section 2.2); 1: alpha, one equilibrium with PAWA above one packet (default 1)");
 static struct range_param ack_every = { 1, 0, 1 };
 module_param_cb(ack_every, &range_ops, &ack_every, 0644);
 MODULE_PARM_DESC(ack_every,
@@ -141,6 +145,7 @@ static void ldcp_params(struct ldcp_params *p, const struct ldcp *ca)
 	p->beta = div_u64((u64)READ_ONCE(beta_milli.val) << LDCP_FRAC_SHIFT, 1000);
 	p->gamma = LDCP_ONE / READ_ONCE(gamma_div.val);
 	p->iw = ca->iw;
+	p->inc = READ_ONCE(below_one_inc.val) ? p->alpha : 0;
 }
 
 /* IW = bw * base RTT, in packets of @mss */

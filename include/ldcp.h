@@ -17,8 +17,10 @@
  * Departures (Documentation/tcp_ldcp.rst): an ECE that takes cw from at
  * least one packet to below it gives max(gamma, cw - n * beta), so the
  * two regimes join; in the regime below one packet an ACK for n packets
- * adds n * gamma and an ECE halves cw once; a fast-start loss before any
- * packet was acknowledged leaves one packet, not none.
+ * adds n * gamma and an ECE halves cw once; with ldcp_params.inc set, an
+ * unmarked ACK below one packet adds inc (alpha) instead of gamma, so
+ * that the two regimes have one equilibrium; a fast-start loss before
+ * any packet was acknowledged leaves one packet, not none.
  */
 #ifndef _LDCP_H
 #define _LDCP_H
@@ -34,6 +36,10 @@ struct ldcp_params {
 	__u32	beta;		/* decrease per ECE-marked packet, (0, 1] */
 	__u32	gamma;		/* below one packet: step and floor */
 	__u32	iw;		/* initial window, the BDP, >= 1 */
+	__u32	inc;		/* below one packet: increase per unmarked
+				 * ACK; 0: gamma (the draft); alpha makes
+				 * the two regimes meet at one packet
+				 */
 };
 
 enum ldcp_phase {
@@ -74,8 +80,9 @@ static inline void ldcp_state_init(struct ldcp_state *st,
 /*
  * PAWA (2.2) for an ACK of @n packets, @ece its ECN-Echo.  At least one
  * packet: eq. (2), cw + n * alpha / cw without ECE, cw - n * beta with
- * it (eq. (1) is n = 1).  Below one packet: cw + gamma without ECE,
- * max(gamma, cw / 2) with it (eta = 1/2).  Returns the new cw.
+ * it (eq. (1) is n = 1).  Below one packet: cw + n * gamma without ECE
+ * (n * inc when inc is set), max(gamma, cw / 2) with it (eta = 1/2).
+ * Returns the new cw.
  */
 static inline __u32 ldcp_pawa(struct ldcp_state *st,
 			      const struct ldcp_params *p, __u32 n, int ece)
@@ -96,7 +103,7 @@ static inline __u32 ldcp_pawa(struct ldcp_state *st,
 				cw = g;
 		}
 	} else if (!ece) {
-		cw += (__u64)n * g;
+		cw += (__u64)n * (p->inc ? p->inc : g);
 	} else {
 		cw /= 2;
 		if (cw < g)

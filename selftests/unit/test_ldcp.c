@@ -29,7 +29,7 @@ int main(void)
 	struct ldcp_state st;
 	int i, ok;
 
-	tap_plan(31);
+	tap_plan(36);
 
 	/* eq. (1): per-packet ACKs, cw >= 1 */
 	st = at(PK(10));
@@ -93,6 +93,30 @@ int main(void)
 	/* then eq. (1): 69632 + 4294967296 / 69632 = 69632 + 61680 */
 	tap_eq_u64(ldcp_pawa(&st, &P, 1, 0), 131312,
 		   "... and the next ACK takes eq. (1): + 1/1.0625");
+
+	/* below one packet with inc = alpha (below_one_inc=1) */
+	{
+		struct ldcp_params q = P;
+
+		q.inc = q.alpha;
+		st = at(PK(0.25));
+		tap_eq_u64(ldcp_pawa(&st, &q, 1, 0), PK(1.25),
+			   "inc = alpha = 1: cw = 0.25, no ECE: + alpha = 1.25");
+		st = at(PK(0.125));
+		tap_eq_u64(ldcp_pawa(&st, &q, 2, 0), PK(2.125),
+			   "inc = alpha: an ACK of 2 packets at gamma: + 2 alpha");
+		st = at(PK(0.5));
+		tap_eq_u64(ldcp_pawa(&st, &q, 1, 1), PK(0.25),
+			   "inc = alpha: an ECE still halves cw below one packet");
+		q.alpha = PK(0.5);
+		q.inc = q.alpha;
+		st = at(PK(1));
+		tap_eq_u64(ldcp_pawa(&st, &q, 1, 0), PK(1.5),
+			   "alpha = 0.5 at cw = 1: eq. (1) adds alpha / cw = 0.5 ...");
+		st = at(PK(0.9375));
+		tap_eq_u64(ldcp_pawa(&st, &q, 1, 0), PK(1.4375),
+			   "... and just below one packet inc adds the same 0.5");
+	}
 
 	/* the bound */
 	st = at(LDCP_CW_MAX);
