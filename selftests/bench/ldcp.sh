@@ -12,7 +12,7 @@
 #    RTO timeouts and retransmitted segments on the sender.
 #
 #      ldcp    red, the draft's WRED/ECN profile (K_min 15 KB, K_max
-#              45 KB, P_max 0.2, Documentation/tcp_ldcp.rst)
+#              45 KB, P_max 1, Documentation/tcp_ldcp.rst)
 #      dctcp   red/ECN marking at K = DCTCP_K (30 KB) of the
 #              instantaneous queue
 #      cubic   fifo of 1000 packets
@@ -38,7 +38,7 @@ DCTCP_K=${DCTCP_K:-30000}
 CCS="ldcp dctcp cubic"
 RATE_MBIT=100
 TOPO_RATE=${RATE_MBIT}mbit
-RED="red limit 1000000 min 15000 max 45000 avpkt 1500 burst 17 probability 0.2 ecn bandwidth $TOPO_RATE"
+RED="red limit 1000000 min 15000 max 45000 avpkt 1500 burst 17 probability 1 ecn bandwidth $TOPO_RATE"
 P=/sys/module/tcp_ldcp/parameters
 
 insmod "$top/build/$(uname -r)/tcp_ldcp.ko" bw_mbps=$RATE_MBIT base_rtt_us=1500 || exit 1
@@ -127,8 +127,10 @@ tc -n "${TOPO}sw" qdisc change dev sw-s1 root netem delay 20ms limit 100000
 topo_exec s1 ethtool -K s1-eth0 tso off gso off > /dev/null
 echo 25 > $P/bw_mbps
 echo 20000 > $P/base_rtt_us
-topo_exec r python3 "$here/../lib/fct.py" server 7000 &
-disown $!	# topo_cleanup ends it
+# exec: no shell of ours waits for it and reports "Terminated" when
+# topo_cleanup ends it
+(exec ip netns exec "${TOPO}r" python3 "$here/../lib/fct.py" server 7000) &
+disown $!
 sleep 1
 echo
 echo "short flows, one at a time: 25 Mbit/s, 20 ms, $REPS of each size and CC per round, $ROUNDS rounds"

@@ -27,10 +27,10 @@ CCSTAT=$top/build/bin/ccstat
 P=/sys/module/tcp_ldcp/parameters
 RATE_MBIT=100
 TOPO_RATE=${RATE_MBIT}mbit
-# WRED/ECN: mark from K_min = 15 KB with probability rising to P_max = 0.2
+# WRED/ECN: mark from K_min = 15 KB with probability rising to P_max = 1
 # at K_max = 45 KB, on as short an average as tc's red allows (burst must
 # be at least (2 K_min + K_max) / (3 avpkt))
-RED="red limit 1000000 min 15000 max 45000 avpkt 1500 burst 17 probability 0.2 ecn bandwidth $TOPO_RATE"
+RED="red limit 1000000 min 15000 max 45000 avpkt 1500 burst 17 probability 1 ecn bandwidth $TOPO_RATE"
 # IW = bw * base RTT = 100 Mbit/s * 1.5 ms = 18750 bytes, 12-13 packets
 IW_ARGS="bw_mbps=$RATE_MBIT base_rtt_us=1500"
 
@@ -178,7 +178,7 @@ ktap_expect "fast start ended with the whole initial window acknowledged, once p
 # (Documentation/tcp_ldcp.rst).
 topo_set_leaf pfifo limit 1000
 topo_csigctl sw attach sw-r transit --capacity $((RATE_MBIT * 95 / 100))mbit \
-	--wred 15000,45000,0.2 > /dev/null
+	--wred 15000,45000,1 > /dev/null
 a0=$(ctr s1 ece_acks)
 topo_iperf_server 5201
 topo_exec r iperf3 -s -D -1 -p 5202 > /dev/null 2>&1
