@@ -83,7 +83,13 @@ unit: tools
 BENCH_KVER ?= $(firstword $(KVERS))
 bench: unit modules
 	@echo "  BENCH   BPF programs, ns per packet (host)"
-	@$(BUILD)/unit/test_csig_port --bench
+	@if [ "$$(stat -f -c %T /sys/fs/bpf 2>/dev/null)" = bpf_fs ]; then \
+		$(BUILD)/unit/test_csig_port --bench; \
+	else \
+		unshare -m --propagation private sh -c \
+			'mount -t bpf bpf /sys/fs/bpf && exec "$$0" --bench' \
+			$(BUILD)/unit/test_csig_port; \
+	fi
 	@echo "  BENCH   booting $(BENCH_KVER) for selftests/bench"
 	@rm -rf $(BUILD)/bench
 	@$(TOP)/tools/vm/run -k $(BENCH_KVER) -o $(BUILD)/bench -t 1200 \
