@@ -1,0 +1,107 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The congestion controls of the evaluation on topo.sh's dumbbell, each
+# with the bottleneck it is meant for (Documentation/results.rst):
+#
+#   hpcc    fifo, the CSIG data plane: transit on the bottleneck port,
+#           insertion of U on the senders; T = CC_T_MS (4 ms,
+#           selftests/vm/hpcc.sh)
+#   ldcp    red, the draft's WRED/ECN profile (Documentation/tcp_ldcp.rst)
+#   dctcp   red/ECN marking at CC_DCTCP_K (30 KB) of the instantaneous
+#           queue
+#   cubic   fifo of 1000 packets
+#   bbr     fifo of 1000 packets
+#
+# The transit role sits on the bottleneck port in every configuration:
+# its model's queue histogram gives the queue percentiles for all of
+# them alike (an upper bound when the fifo drops, since the model does
+# not).  Needs topo.sh; RATE_MBIT is the bottleneck's rate.
+
+CC_ALL="hpcc ldcp dctcp cubic bbr"
+CC_T_MS=${CC_T_MS:-4}
+CC_DCTCP_K=${CC_DCTCP_K:-30000}
+# C of the port model, per cent of the rate (selftests/bench/hpcc.sh)
+CC_CAP_PCT=${CC_CAP_PCT:-100}
+CC_MARK=0x40000000
+_cc_top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+
+# cc_red_ldcp: ldcp's leaf at RATE_MBIT
+cc_red_ldcp()
+{
+	echo "red limit 1000000 min 15000 max 45000 avpkt 1500 burst 17" \
+		"probability 1 ecn bandwidth ${RATE_MBIT}mbit"
+}
+
+# cc_load NFLOWS: the modules, at RATE_MBIT and the dumbbell's base RTT
+cc_load()
+{
+	local ko=$_cc_top/build/$(uname -r)
+
+	grep -q '^tcp_csig_opt ' /proc/modules || insmod "$ko/tcp_csig_opt.ko" || return 1
+	grep -q '^tcp_hpcc ' /proc/modules ||
+		insmod "$ko/tcp_hpcc.ko" line_rate_mbps="$RATE_MBIT" \
+			base_rtt_us=$((CC_T_MS * 1000)) nflows="$1" || return 1
+	grep -q '^tcp_ldcp ' /proc/modules ||
+		insmod "$ko/tcp_ldcp.ko" bw_mbps="$RATE_MBIT" base_rtt_us=1500 || return 1
+	# loaded by an earlier scenario of the same boot: this one's values
+	echo "$1" > /sys/module/tcp_hpcc/parameters/nflows &&
+	echo "$RATE_MBIT" > /sys/module/tcp_hpcc/parameters/line_rate_mbps &&
+	echo "$RATE_MBIT" > /sys/module/tcp_ldcp/parameters/bw_mbps || return 1
+	modprobe -q tcp_dctcp && modprobe -q tcp_bbr && modprobe -q sch_red || return 1
+	# a namespace may default only to an allowed algorithm; a refused
+	# default leaks a module reference (selftests/vm/hpcc.sh)
+	sysctl -qw net.ipv4.tcp_allowed_congestion_control="$CC_ALL reno"
+}
+
+# cc_hosts NSENDERS: what every configuration needs on the hosts: room
+# for a tag under the MTU (hpcc); ECN asked for in the SYN
+# (tcp_ecn=1, for hpcc's telemetry-less fallback and any algorithm set
+# after connect()); and no fallback to a connection without ECN when a
+# SYN is retransmitted (RFC 3168, 6.1.1.1): a dctcp flow that lost its
+# ECN that way starved behind the others' queue while an ldcp one took
+# most of the link (Documentation/results.rst)
+cc_hosts()
+{
+	local i
+
+	for ((i = 1; i <= $1; i++)); do
+		ip -n "${TOPO}s$i" link set "s$i-eth0" mtu 1496
+		topo_exec "s$i" sysctl -qw net.ipv4.tcp_ecn=1
+		topo_exec "s$i" sysctl -qw net.ipv4.tcp_ecn_fallback=0
+	done
+}
+
+# cc_config CC NSENDERS: CC as every host's default, the bottleneck's
+# leaf and the CSIG roles for CC.  The default makes dctcp's and ldcp's
+# SYNs ECN-capable (Linux sends an ECT SYN when the algorithm needs ECN,
+# and a listener whose algorithm needs it accepts one): the RED/ECN
+# profiles then mark a SYN above their threshold instead of dropping it.
+cc_config()
+{
+	local i
+
+	for ((i = 1; i <= $2; i++)); do
+		topo_exec "s$i" sysctl -qw net.ipv4.tcp_congestion_control="$1" || return 1
+	done
+	topo_exec r sysctl -qw net.ipv4.tcp_congestion_control="$1" || return 1
+
+	topo_csigctl sw detach sw-r 2> /dev/null
+	for ((i = 1; i <= $2; i++)); do
+		topo_csigctl "s$i" detach "s$i-eth0" 2> /dev/null
+	done
+	case $1 in
+	dctcp)	topo_set_leaf $(topo_red_ecn "$CC_DCTCP_K") ;;
+	ldcp)	topo_set_leaf $(cc_red_ldcp) ;;
+	hpcc|cubic|bbr)	topo_set_leaf pfifo limit 1000 ;;
+	*)	echo "cc_config: unknown $1" >&2; return 1 ;;
+	esac || return 1
+	topo_csigctl sw attach sw-r transit \
+		--capacity $((RATE_MBIT * CC_CAP_PCT / 100))mbit \
+		--t "${CC_T_MS}ms" --interval "${CC_T_MS}ms" --lm 7 > /dev/null || return 1
+	[ "$1" = hpcc ] || return 0
+	for ((i = 1; i <= $2; i++)); do
+		topo_csigctl "s$i" attach "s$i-eth0" insert --select mark \
+			--mark $CC_MARK/$CC_MARK --types u --format expanded > /dev/null || return 1
+	done
+}

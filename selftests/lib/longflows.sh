@@ -1,0 +1,94 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Long-flow scenarios of the evaluation (selftests/bench/dumbbell.sh,
+# convergence.sh): NFLOWS senders, one iperf3 flow each, through the
+# dumbbell's bottleneck at RATE_MBIT with TOPO_DELAY of base delay; flow
+# i starts (i - 1) * LATE s after the first and all run to SECS.  For
+# each of ROUNDS rounds and each CC of CCS (cc.sh configures the
+# bottleneck for it), one JSON record (longrun.py) in
+# $RESULTS/SCENARIO-CC-rROUND.json and a progress line.  Measured: from
+# 2 s after the last flow started to 1 s before the end.
+#
+# The caller sets SCENARIO, NFLOWS, LATE and SECS, then sources this.
+here_lf=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+. "$here_lf/topo.sh"
+. "$here_lf/cc.sh"
+
+ROUNDS=${ROUNDS:-3}
+CCS=${CCS:-$CC_ALL}
+RATE_MBIT=${RATE_MBIT:-100}
+TOPO_RATE=${RATE_MBIT}mbit
+RESULTS=${RESULTS:-${VT_OUT:-/tmp}/results}
+mkdir -p "$RESULTS"
+
+# _lf_synrtx: SYNs the senders retransmitted so far
+_lf_synrtx()
+{
+	local i n=0
+
+	for ((i = 1; i <= NFLOWS; i++)); do
+		n=$((n + $(topo_exec "s$i" nstat -az TcpExtTCPSynRetrans |
+			awk '$1 == "TcpExtTCPSynRetrans" { print $2 }')))
+	done
+	echo $n
+}
+
+cc_load "$NFLOWS" || exit 1
+topo_dumbbell "$NFLOWS" pfifo limit 1000 || exit 1
+cc_hosts "$NFLOWS"
+t_last=$(((NFLOWS - 1) * LATE))
+t0=$((t_last + 2))
+t1=$((SECS - 1))
+m=$((t1 - t0))
+[ "$m" -ge 2 ] || { echo "$SCENARIO: SECS too short for the flows' starts" >&2; exit 1; }
+echo "$SCENARIO: $NFLOWS flows, one every $LATE s, $SECS s, bottleneck $RATE_MBIT Mbit/s," \
+	"base delay $TOPO_DELAY; measured from $t0 s to $t1 s; $ROUNDS rounds of: $CCS"
+rc=0
+for ((r = 1; r <= ROUNDS; r++)); do
+	for cc in $CCS; do
+		cc_config "$cc" "$NFLOWS" || { rc=1; continue; }
+		w=$(mktemp -d)
+		for ((i = 1; i <= NFLOWS; i++)); do
+			topo_exec r iperf3 -s -D -1 -p $((5200 + i)) > /dev/null 2>&1
+		done
+		sleep 0.3
+		syn0=$(_lf_synrtx)
+		args=()
+		tb=$(date +%s.%N)
+		for ((i = 1; i <= NFLOWS; i++)); do
+			st=$(((i - 1) * LATE))
+			# the time iperf3 ends places its report: a flow whose
+			# SYN was lost starts seconds after the others
+			(sleep "$st"; topo_exec "s$i" iperf3 -c "$TOPO_RCV_IP" -p $((5200 + i)) \
+				-C "$cc" -t $((SECS - st)) -i 0.5 -J > "$w/f$i.json" 2>&1
+			 date +%s.%N > "$w/f$i.end") &
+			args+=("$w/f$i.json@$st@$w/f$i.end")
+		done
+		sleep "$t0"
+		topo_csigctl sw --json show sw-r > "$w/qh0"
+		ts0=$(topo_tx_stamp)
+		topo_sample_backlog "$m" 0.1 "$w/backlog" &
+		# ECT(0) (-Q 2): a RED/ECN queue marks the probes as it marks
+		# the flows' packets, where it would drop a not-ECT probe, and
+		# the RTT would miss the moments the queue is above threshold
+		topo_exec s1 ping -n -Q 2 -i 0.02 -w "$m" -c $((m * 50)) "$TOPO_RCV_IP" 2> /dev/null |
+			sed -n 's/.*time=\([0-9.]*\) ms/\1/p' > "$w/ping"
+		ts1=$(topo_tx_stamp)
+		topo_csigctl sw --json show sw-r > "$w/qh1"
+		wait
+		python3 "$here_lf/longrun.py" "$RESULTS/$SCENARIO-$cc-r$r.json" \
+			scenario="$SCENARIO" cc="$cc" round="$r" kernel="$(uname -r)" \
+			rate_mbit="$RATE_MBIT" delay="$TOPO_DELAY" secs="$SECS" \
+			t0="$t0" t1="$t1" tb="$tb" util="$(topo_util "$ts0" "$ts1" "$RATE_MBIT")" \
+			qh0="$w/qh0" qh1="$w/qh1" ping="$w/ping" backlog="$w/backlog" \
+			backlog_dt=0.1 drops="$(topo_dropped)" marks="$(topo_qdisc_stat marked)" \
+			syn_retrans=$(($(_lf_synrtx) - syn0)) \
+			-- "${args[@]}" || rc=1
+		if [ -n "$KEEP_RAW" ]; then
+			mkdir -p "$RESULTS/raw" && mv "$w" "$RESULTS/raw/$SCENARIO-$cc-r$r"
+		else
+			rm -rf "$w"
+		fi
+	done
+done
