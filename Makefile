@@ -79,8 +79,11 @@ unit: tools
 
 # Benchmarks: ns per packet of the BPF programs (host, BPF_PROG_TEST_RUN),
 # then selftests/bench/*.sh (or those named in BENCH) in a VM of the first
-# kernel (BENCH_KVER).
+# kernel (BENCH_KVER); the scenarios' records (build/bench/results/) then
+# become build/bench/results.md and build/bench/plots/ (tools/bench_report.py).
 BENCH_KVER ?= $(firstword $(KVERS))
+# Debian's, with python3-matplotlib (make deps), whatever python3 is first in PATH
+BENCH_PYTHON ?= /usr/bin/python3
 bench: unit modules
 	@echo "  BENCH   BPF programs, ns per packet (host)"
 	@if [ "$$(stat -f -c %T /sys/fs/bpf 2>/dev/null)" = bpf_fs ]; then \
@@ -92,9 +95,15 @@ bench: unit modules
 	fi
 	@echo "  BENCH   booting $(BENCH_KVER) for selftests/bench"
 	@rm -rf $(BUILD)/bench
-	@$(TOP)/tools/vm/run -k $(BENCH_KVER) -o $(BUILD)/bench -t 1200 \
+	@$(TOP)/tools/vm/run -k $(BENCH_KVER) -o $(BUILD)/bench -t 2700 \
 		$(TOP)/selftests/bench/run.sh $(BENCH); rc=$$?; \
-		cat $(BUILD)/bench/*.txt 2>/dev/null; exit $$rc
+		cat $(BUILD)/bench/*.txt 2>/dev/null; \
+		if [ -d $(BUILD)/bench/results ]; then \
+			echo "  REPORT  $(BUILD)/bench/results.md, plots in $(BUILD)/bench/plots"; \
+			$(BENCH_PYTHON) $(TOP)/tools/bench_report.py --plots $(BUILD)/bench/plots \
+				$(BUILD)/bench/results > $(BUILD)/bench/results.md && \
+			cat $(BUILD)/bench/results.md || rc=1; \
+		fi; exit $$rc
 
 # libFuzzer targets (not in make check): FUZZ_RUNS executions each.
 FUZZ_RUNS ?= 2000000
