@@ -1,0 +1,53 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The evaluation's harness, in small (make bench runs it in full): the
+# dumbbell scenario (selftests/bench/dumbbell.sh) with two flows for
+# 5 s, one round of hpcc, ldcp and cubic, each with its own bottleneck
+# (selftests/lib/cc.sh); then tools/bench_report.py's tables and plots
+# from the records.  Checks that each run left a record with readings
+# (utilisation, the port model's queue histogram, RTTs, both flows'
+# series, the qdisc's backlog samples), that the report has a row per
+# congestion control, the ratios, and two PNG plots, and that the
+# modules unload afterwards.  Not a benchmark: no figure is compared.
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+. "$here/../lib/ktap.sh"
+
+ktap_plan 6
+allowed=$(sysctl -n net.ipv4.tcp_allowed_congestion_control)
+res=$(mktemp -d)
+out=$(ROUNDS=1 NFLOWS=2 SECS=5 CCS="hpcc ldcp cubic" RESULTS=$res \
+	bash "$top/selftests/bench/dumbbell.sh" 2>&1)
+rc=$?
+printf '%s\n' "$out" | sed 's/^/# /'
+ktap_expect "dumbbell scenario: exit 0, a progress line and a record per run" \
+	"$rc == 0 && $(printf '%s\n' "$out" | grep -c '^dumbbell  *r1 ') == 3 && $(ls "$res"/dumbbell-*-r1.json | wc -l) == 3"
+good=0
+for cc in hpcc ldcp cubic; do
+	jq -e '.metrics.util >= 0.5 and .metrics.queue_packets > 0 and
+		.metrics.rtt_p50_ms > 0 and .metrics.jain_min > 0 and
+		(.series.flows | length) == 2 and
+		([.series.flows[].mbit | length] | min) >= 8 and
+		(.series.backlog | length) >= 10' "$res/dumbbell-$cc-r1.json" > /dev/null &&
+		good=$((good + 1))
+done
+ktap_expect "each record has its readings: utilisation, queue histogram, RTT, flows, backlog" "$good == 3"
+pd=$(mktemp -d)
+rep=$(python3 "$top/tools/bench_report.py" --plots "$pd" "$res")
+rrc=$?
+printf '%s\n' "$rep" | sed 's/^/# /'
+ktap_expect "bench_report.py: a table row per congestion control" \
+	"$rrc == 0 && $(printf '%s\n' "$rep" | grep -cE '^\| (hpcc|ldcp|cubic) \| [0-9]')== 3"
+ktap_expect "... and hpcc's and ldcp's ratios to cubic" \
+	"$(printf '%s\n' "$rep" | grep -cE '^- (hpcc|ldcp) / cubic: util [0-9.]+, queue p99 [0-9.]+')== 2"
+png=0
+for f in "$pd/dumbbell-queue.png" "$pd/dumbbell-flows.png"; do
+	[ "$(head -c 4 "$f" 2> /dev/null | od -An -tx1 | tr -d ' ')" = 89504e47 ] && png=$((png + 1))
+done
+ktap_expect "... and the queue and throughput plots (PNG)" "$png == 2"
+rm -rf "$res" "$pd"
+sysctl -qw net.ipv4.tcp_allowed_congestion_control="$allowed"
+sleep 1
+ktap_run "the modules unload" rmmod tcp_hpcc tcp_ldcp tcp_csig_opt
+ktap_finished
