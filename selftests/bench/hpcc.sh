@@ -52,6 +52,7 @@ modprobe -q tcp_dctcp
 modprobe -q tcp_bbr
 modprobe -q sch_red
 topo_dumbbell 2 pfifo limit 1000 || exit 1
+topo_hold_netstamp	# ping flips it, between runs but under TCG
 for i in 1 2; do
 	ip -n "${TOPO}s$i" link set "s$i-eth0" mtu 1496
 	topo_exec "s$i" sysctl -qw net.ipv4.tcp_ecn=1

@@ -37,6 +37,7 @@ _lf_synrtx()
 cc_load "$NFLOWS" || exit 1
 topo_dumbbell "$NFLOWS" pfifo limit 1000 || exit 1
 cc_hosts "$NFLOWS"
+topo_hold_netstamp	# ping flips it, between runs but under TCG
 t_last=$(((NFLOWS - 1) * LATE))
 t0=$((t_last + 2))
 t1=$((SECS - 1))

@@ -56,9 +56,29 @@ topo_exec()
 	ip netns exec "${TOPO}$ns" "$@"
 }
 
+# topo_hold_netstamp: hold netstamp_needed_key on until topo_cleanup.
+# ping and packet sockets ask for timestamps, which turns the key (a
+# static key in __netif_receive_skb_core) on when the first starts and
+# off when the last ends; under TCG, patching it while another vCPU runs
+# that code has left a stale int3, an oops in interrupt
+# (Documentation/testing.rst).  Call it before any traffic.
+topo_hold_netstamp()
+{
+	python3 -c 'import socket, time
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+s.setsockopt(socket.SOL_SOCKET, 29, 1)	# SO_TIMESTAMP
+time.sleep(86400)' &
+	TOPO_TSHOLDER=$!
+	disown "$TOPO_TSHOLDER"	# a caller's bare wait does not wait for it
+	sleep 1
+}
+
 topo_cleanup()
 {
 	local ns
+
+	[ -n "$TOPO_TSHOLDER" ] && kill "$TOPO_TSHOLDER" 2> /dev/null
+	TOPO_TSHOLDER=
 	for ns in $(ip netns list 2>/dev/null | awk '{print $1}' | grep "^${TOPO}"); do
 		ip netns pids "$ns" 2>/dev/null | xargs -r kill 2>/dev/null
 		ip netns del "$ns" 2>/dev/null

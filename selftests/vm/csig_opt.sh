@@ -33,20 +33,13 @@ sx() { topo_csigctl "$@"; }
 ctr() { topo_exec "$1" awk -v k="$2" '$1 == k { print $2 }' /proc/net/csig_opt; }
 flows() { topo_exec "$1" cat /proc/net/csig_opt_flows; }
 
-# Under TCG, a static key flipped while another vCPU runs the patched code
-# can leave it a stale int3 (an "Oops: int3" in __netif_receive_skb_core).
 # scapy's packet sockets ask for timestamps, which flips netstamp_needed_key:
-# hold it on from before any traffic to after the last.
-python3 -c 'import socket, time
-s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-s.setsockopt(socket.SOL_SOCKET, 29, 1)	# SO_TIMESTAMP
-time.sleep(3600)' &
-tsholder=$!
-sleep 1
+# hold it on from before any traffic to after the last (topo.sh)
+topo_hold_netstamp
 
 ktap_run "insmod tcp_csig_opt" insmod "$KO"
 topo_chain 1 || { ktap_fail "setup"; ktap_finished; }
-trap 'kill $tsholder 2> /dev/null; topo_cleanup' EXIT
+trap 'topo_cleanup' EXIT
 ktap_expect "its counters are in every namespace" \
 	"$(topo_exec r cat /proc/net/csig_opt | wc -l) >= 19"
 sx h1 attach p1 transit --capacity 100mbit --t 1ms --interval 20ms --lm 1 --trace on > /dev/null
