@@ -105,3 +105,16 @@ cc_config()
 			--mark $CC_MARK/$CC_MARK --types u --format expanded > /dev/null || return 1
 	done
 }
+
+# cc_nstat_sum COUNTER NSENDERS: COUNTER (nstat's name, e.g.
+# TcpExtTCPTimeouts) summed over the senders s1..sNSENDERS
+cc_nstat_sum()
+{
+	local i n=0
+
+	for ((i = 1; i <= $2; i++)); do
+		n=$((n + $(topo_exec "s$i" nstat -az "$1" |
+			awk -v c="$1" '$1 == c { print $2 }')))
+	done
+	echo $n
+}

@@ -22,18 +22,6 @@ TOPO_RATE=${RATE_MBIT}mbit
 RESULTS=${RESULTS:-${VT_OUT:-/tmp}/results}
 mkdir -p "$RESULTS"
 
-# _lf_synrtx: SYNs the senders retransmitted so far
-_lf_synrtx()
-{
-	local i n=0
-
-	for ((i = 1; i <= NFLOWS; i++)); do
-		n=$((n + $(topo_exec "s$i" nstat -az TcpExtTCPSynRetrans |
-			awk '$1 == "TcpExtTCPSynRetrans" { print $2 }')))
-	done
-	echo $n
-}
-
 cc_load "$NFLOWS" || exit 1
 topo_dumbbell "$NFLOWS" pfifo limit 1000 || exit 1
 cc_hosts "$NFLOWS"
@@ -54,7 +42,7 @@ for ((r = 1; r <= ROUNDS; r++)); do
 			topo_exec r iperf3 -s -D -1 -p $((5200 + i)) > /dev/null 2>&1
 		done
 		sleep 0.3
-		syn0=$(_lf_synrtx)
+		syn0=$(cc_nstat_sum TcpExtTCPSynRetrans "$NFLOWS")
 		args=()
 		tb=$(date +%s.%N)
 		for ((i = 1; i <= NFLOWS; i++)); do
@@ -84,7 +72,7 @@ for ((r = 1; r <= ROUNDS; r++)); do
 			t0="$t0" t1="$t1" tb="$tb" util="$(topo_util "$ts0" "$ts1" "$RATE_MBIT")" \
 			qh0="$w/qh0" qh1="$w/qh1" ping="$w/ping" backlog="$w/backlog" \
 			backlog_dt=0.1 drops="$(topo_dropped)" marks="$(topo_qdisc_stat marked)" \
-			syn_retrans=$(($(_lf_synrtx) - syn0)) \
+			syn_retrans=$(($(cc_nstat_sum TcpExtTCPSynRetrans "$NFLOWS") - syn0)) \
 			-- "${args[@]}" || rc=1
 		if [ -n "$KEEP_RAW" ]; then
 			mkdir -p "$RESULTS/raw" && mv "$w" "$RESULTS/raw/$SCENARIO-$cc-r$r"
