@@ -2,11 +2,12 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # run.sh [BENCH...]: inside the VM (make bench), run each
-# selftests/bench/*.sh (except this one) or the named ones (a path or a
-# name: make bench BENCH="hpcc csig_opt"); each one's
-# output goes to the console and to $VT_OUT/NAME.txt.
+# selftests/bench/*.sh (except this one, and ackcost.sh, which wants a
+# guest of its own with one vCPU) or the named ones (a path or a name:
+# make bench BENCH="hpcc csig_opt"); each one's output goes to the
+# console and to $VT_OUT/NAME.txt.
 here=$(cd "$(dirname "$0")" && pwd)
-[ $# -gt 0 ] || set -- $(ls "$here"/*.sh | grep -v '/run\.sh$')
+[ $# -gt 0 ] || set -- $(ls "$here"/*.sh | grep -vE '/(run|ackcost)\.sh$')
 rc=0
 for b in "$@"; do
 	[ -f "$b" ] || b=$here/$b.sh
