@@ -9,8 +9,9 @@
 #   make KVER=<kver>           build for one kernel; KDIR=<dir> overrides its
 #                              build tree (default /lib/modules/<kver>/build)
 #   make check                 userspace tests, then the VM suite per kernel
-#   make bench                 BPF programs' cost per packet (host), then
-#                              bridge throughput with and without them (VM)
+#   make bench                 the evaluation (Documentation/results.rst):
+#                              BPF programs' cost per packet (host), the
+#                              scenarios (VM), the cost per ACK (VM)
 #   make lint                  checkpatch --strict, sparse (C=2) and W=1
 #   make fuzz                  libFuzzer targets (FUZZ_RUNS executions each)
 #   make install [KVER=..]     install the modules (default: running kernel)
@@ -79,7 +80,8 @@ unit: tools
 
 # Benchmarks: ns per packet of the BPF programs (host, BPF_PROG_TEST_RUN),
 # then selftests/bench/*.sh (or those named in BENCH) in a VM of the first
-# kernel (BENCH_KVER); the scenarios' records (build/bench/results/) then
+# kernel (BENCH_KVER), and ackcost.sh in one of its own with one vCPU; the
+# records (build/bench/results/, build/bench/ackcost/results/) then
 # become build/bench/results.md and build/bench/plots/ (tools/bench_report.py).
 BENCH_KVER ?= $(firstword $(KVERS))
 # Debian's, with python3-matplotlib (make deps), whatever python3 is first in PATH
@@ -93,17 +95,29 @@ bench: unit modules
 			'mount -t bpf bpf /sys/fs/bpf && exec "$$0" --bench' \
 			$(BUILD)/unit/test_csig_port; \
 	fi
-	@echo "  BENCH   booting $(BENCH_KVER) for selftests/bench"
-	@rm -rf $(BUILD)/bench
-	@$(TOP)/tools/vm/run -k $(BENCH_KVER) -o $(BUILD)/bench -t 2700 \
-		$(TOP)/selftests/bench/run.sh $(BENCH); rc=$$?; \
+	@rm -rf $(BUILD)/bench; mkdir -p $(BUILD)/bench; \
+	rc=0; t0=$$(date +%s); scen="$(filter-out ackcost,$(BENCH))"; \
+	if [ -z "$(BENCH)" ] || [ -n "$$scen" ]; then \
+		echo "  BENCH   booting $(BENCH_KVER) for selftests/bench"; \
+		$(TOP)/tools/vm/run -k $(BENCH_KVER) -o $(BUILD)/bench -t 2700 \
+			$(TOP)/selftests/bench/run.sh $$scen || rc=1; \
 		cat $(BUILD)/bench/*.txt 2>/dev/null; \
-		if [ -d $(BUILD)/bench/results ]; then \
-			echo "  REPORT  $(BUILD)/bench/results.md, plots in $(BUILD)/bench/plots"; \
-			$(BENCH_PYTHON) $(TOP)/tools/bench_report.py --plots $(BUILD)/bench/plots \
-				$(BUILD)/bench/results > $(BUILD)/bench/results.md && \
-			cat $(BUILD)/bench/results.md || rc=1; \
-		fi; exit $$rc
+	fi; \
+	if [ -z "$(BENCH)" ] || [ -n "$(filter ackcost,$(BENCH))" ]; then \
+		echo "  BENCH   booting $(BENCH_KVER) with one vCPU for selftests/bench/ackcost.sh"; \
+		$(TOP)/tools/vm/run -k $(BENCH_KVER) -c 1 -o $(BUILD)/bench/ackcost -t 900 \
+			$(TOP)/selftests/bench/run.sh ackcost || rc=1; \
+		cat $(BUILD)/bench/ackcost/*.txt 2>/dev/null; \
+	fi; \
+	res=$$(ls -d $(BUILD)/bench/results $(BUILD)/bench/ackcost/results 2>/dev/null); \
+	if [ -n "$$res" ]; then \
+		echo "  REPORT  $(BUILD)/bench/results.md, plots in $(BUILD)/bench/plots"; \
+		$(BENCH_PYTHON) $(TOP)/tools/bench_report.py --plots $(BUILD)/bench/plots \
+			$$res > $(BUILD)/bench/results.md && \
+		cat $(BUILD)/bench/results.md || rc=1; \
+	fi; \
+	t=$$(($$(date +%s) - t0)); echo "  BENCH   $$((t / 60)) min $$((t % 60)) s, exit $$rc"; \
+	exit $$rc
 
 # libFuzzer targets (not in make check): FUZZ_RUNS executions each.
 FUZZ_RUNS ?= 2000000

@@ -6,18 +6,22 @@
                     RESULTS_DIR...
 
 RESULTS_DIR holds the JSON records of selftests/bench's scenarios
-(selftests/lib/longrun.py), one per scenario, congestion control and
-round.  Prints Markdown: per scenario, each congestion control's medians
-over the rounds with their range, then hpcc's and ldcp's ratios to
-dctcp and cubic of the same run.  With --plots, writes per scenario
-P<scenario>-queue.png (the bottleneck's queue over time) and
-P<scenario>-flows.png (each flow's throughput over time), from each
-congestion control's first round.  --rst prints reStructuredText
+(selftests/lib/longrun.py, fctrun.py, ackcost.py), one per scenario,
+congestion control and round.  Prints Markdown: per scenario, each
+congestion control's medians over the rounds with their range (for the
+web-search mix also the FCT slowdown per flow-size bin, all rounds'
+flows pooled), then hpcc's and ldcp's ratios to dctcp and cubic of the
+same run.  With --plots, writes per scenario P<scenario>-queue.png (the
+bottleneck's queue over time, each congestion control's first round),
+for long flows P<scenario>-flows.png (each flow's throughput over
+time), for the web-search mix P<scenario>-fct.png (p50 and p99 FCT
+slowdown against flow size).  --rst prints reStructuredText
 instead (list-tables); --img URI links the plots under each table, as
 URI<prefix><scenario>-<kind>.png.  Exits 1 when there is no record.
 """
 import glob
 import json
+import math
 import os
 import sys
 
@@ -43,6 +47,55 @@ COLS = [
 RATIOS = [("util", "util"), ("queue_p99_us", "queue p99"),
           ("rtt_p99_ms", "RTT p99"), ("jain", "Jain"),
           ("conv_s", "convergence")]
+# flow-completion scenarios (selftests/lib/fctrun.py)
+FCT_COLS = [
+    ("offered", "offered %", 100.0, "%.1f"),
+    ("util", "util %", 100.0, "%.1f"),
+    ("queue_p50_us", "queue p50 us", 1.0, "%.0f"),
+    ("queue_p99_us", "queue p99 us", 1.0, "%.0f"),
+    ("queue_max_us", "queue max us", 1.0, "%.0f"),
+    ("rtt_p99_ms", "RTT p99 ms", 1.0, "%.2f"),
+    ("flows", "flows", 1.0, "%.0f"),
+    ("unfinished", "unfinished", 1.0, "%.0f"),
+    ("errors", "failed", 1.0, "%.0f"),
+    ("slowdown_p50", "slowdown p50", 1.0, "%.2f"),
+    ("slowdown_p99", "slowdown p99", 1.0, "%.1f"),
+    ("small_p99", "<=20KB p99", 1.0, "%.1f"),
+    ("timeouts", "RTOs", 1.0, "%.0f"),
+    ("drops", "drops", 1.0, "%.0f"),
+    ("marks", "marks", 1.0, "%.0f"),
+]
+INCAST_COLS = FCT_COLS[1:9] + [
+    ("slowdown_p50", "flow slowdown p50", 1.0, "%.1f"),
+    ("slowdown_p99", "flow slowdown p99", 1.0, "%.1f"),
+    ("qct_p50", "query slowdown p50", 1.0, "%.2f"),
+    ("qct_p99", "query slowdown p99", 1.0, "%.2f"),
+    ("start_skew_ms", "start skew ms", 1.0, "%.0f"),
+] + FCT_COLS[12:]
+FCT_RATIOS = [("slowdown_p50", "slowdown p50"), ("slowdown_p99", "slowdown p99"),
+              ("small_p99", "<=20KB p99"), ("queue_p99_us", "queue p99"),
+              ("util", "util")]
+INCAST_RATIOS = [("qct_p50", "query slowdown p50"), ("qct_p99", "query slowdown p99"),
+                 ("queue_p99_us", "queue p99"), ("timeouts", "RTOs")]
+# the cost per ACK (selftests/lib/ackcost.py)
+ACK_COLS = [
+    ("acks", "ACKs traced", 1.0, "%.0f"),
+    ("cc_ns_per_ack", "cc ns/ACK", 1.0, "%.0f"),
+    ("cc_calls_per_ack", "cc calls/ACK", 1.0, "%.2f"),
+    ("opt_ns_per_ack", "option hooks ns/ACK", 1.0, "%.0f"),
+    ("mbit", "Mbit/s", 1.0, "%.1f"),
+]
+ACK_RATIOS = [("cc_ns_per_ack", "cc ns/ACK"), ("cc_calls_per_ack", "calls/ACK")]
+
+
+def kind(r):
+    return r.get("kind", "long")
+
+
+def columns(k):
+    return {"long": (COLS, RATIOS), "poisson": (FCT_COLS, FCT_RATIOS),
+            "incast": (INCAST_COLS, INCAST_RATIOS),
+            "ackcost": (ACK_COLS, ACK_RATIOS)}[k]
 
 
 def median(v):
@@ -71,7 +124,9 @@ def load(dirs):
         for p in sorted(glob.glob(os.path.join(d, "*.json"))):
             with open(p) as f:
                 r = json.load(f)
-            if "scenario" in r and "metrics" in r:
+            if "scenario" in r and "metrics" in r and kind(r) != "long":
+                recs.append(r)
+            elif "scenario" in r and "metrics" in r:
                 r["metrics"].setdefault("jain", jain_window(r))
                 # convergence is of a flow that joins others
                 if len({f.get("planned_start", f["start"])
@@ -100,53 +155,131 @@ def rst_table(head, rows):
     return out
 
 
+def describe(r0, rounds):
+    k = kind(r0)
+    if k == "ackcost":
+        return ("One flow, ftrace function_graph over the algorithm's ops; "
+                "kernel %s; %d round(s): median (min-max)." % (r0["kernel"], rounds))
+    if k == "poisson":
+        what = ("web-search flow sizes times %s, Poisson arrivals at %g%% load from "
+                "%d senders for %g s (seeds %s in round 1)" %
+                (r0.get("size_scale", 1), r0["load_pct"], r0["nsenders"], r0["secs"],
+                 r0.get("seeds")))
+    elif k == "incast":
+        what = ("%d senders, %d queries of one %d KB flow each" %
+                (r0["nsenders"], r0["metrics"].get("queries") or 0,
+                 (r0["series"]["fct"][0][0] if r0["series"]["fct"] else 0) // 1024))
+    else:
+        what = "%d flows, %g s; measured %g-%g s" % (r0["nflows"], r0["secs"],
+                                                      r0["window"][0], r0["window"][1])
+    return ("%s; %g Mbit/s, base delay %s; kernel %s; %d round(s): median (min-max)." %
+            (what, r0["rate_mbit"], r0["delay"], r0["kernel"], rounds))
+
+
+def cell(s, n, fmt):
+    if not s:
+        return "-"
+    if n == 1 or s[1] == s[2]:
+        return fmt % s[0]
+    return (fmt + " (" + fmt + "-" + fmt + ")") % s
+
+
+def pct(v, p):
+    v = sorted(v)
+    return v[min(len(v) - 1, int(round(p / 100.0 * (len(v) - 1))))] if v else None
+
+
+def bin_table(ccs, recs, rst):
+    """FCT slowdown per size bin, the flows of all rounds pooled"""
+    bins = list(recs[0]["metrics"]["bins"])
+    edges = [(0, 20e3), (20e3, 200e3), (200e3, 2e6), (2e6, float("inf"))]
+    rows = []
+    for cc in ccs:
+        fl = [f for r in recs if r["cc"] == cc for f in r["series"]["fct"]]
+        cells = []
+        for lo, hi in edges[:len(bins)]:
+            v = [f[2] for f in fl if lo < f[0] <= hi]
+            cells.append("%.1f / %.1f / %.1f (%d)" % (pct(v, 50), pct(v, 95), pct(v, 99), len(v))
+                         if v else "-")
+        rows.append([cc] + cells)
+    out = ["", "FCT slowdown p50 / p95 / p99 (flows) per flow size, all rounds' flows:", ""]
+    out += (rst_table if rst else md_table)(["cc"] + bins, rows)
+    return out + [""]
+
+
 def table(scen, recs, rst, img):
     ccs = [c for c in CC_ORDER if any(r["cc"] == c for r in recs)]
     ccs += sorted({r["cc"] for r in recs} - set(ccs))
     r0 = recs[0]
+    k = kind(r0)
+    cols, ratios = columns(k)
     rounds = max(r["round"] for r in recs)
     title = scen
     out = [title, "-" * len(title)] if rst else ["### %s" % title]
-    out += ["",
-            "%d flows, %g Mbit/s, base delay %s, %g s; measured %g-%g s; "
-            "kernel %s; %d round(s): median (min-max)." %
-            (r0["nflows"], r0["rate_mbit"], r0["delay"], r0["secs"],
-             r0["window"][0], r0["window"][1], r0["kernel"], rounds), ""]
+    out += ["", describe(r0, rounds), ""]
     rows = []
     med = {}
     for cc in ccs:
         rs = [r for r in recs if r["cc"] == cc]
         cells = []
-        for key, _, scale, fmt in COLS:
-            s = stats(rs, key, scale)
-            med[(cc, key)] = s[0] if s else None
-            if not s:
-                cells.append("-")
-            elif len(rs) == 1 or s[1] == s[2]:
-                cells.append(fmt % s[0])
-            else:
-                cells.append((fmt + " (" + fmt + "-" + fmt + ")") % s)
+        for key, _, scale, fmt in cols:
+            st = stats(rs, key, scale)
+            med[(cc, key)] = st[0] if st else None
+            cells.append(cell(st, len(rs), fmt))
         rows.append([cc] + cells)
-    head = ["cc"] + [c[1] for c in COLS]
+    head = ["cc"] + [c[1] for c in cols]
     out += (rst_table if rst else md_table)(head, rows)
     out.append("")
+    if k == "poisson":
+        out += bin_table(ccs, recs, rst)
     lines = []
     for a in ("hpcc", "ldcp"):
         for b in ("dctcp", "cubic"):
             if a not in ccs or b not in ccs:
                 continue
             parts = []
-            for key, name in RATIOS:
+            for key, name in ratios:
                 x, y = med.get((a, key)), med.get((b, key))
                 parts.append("%s %s" % (name, "%.2f" % (x / y) if x is not None and y else "-"))
             lines.append("- %s / %s: %s" % (a, b, ", ".join(parts)))
     if lines:
         out += ["Ratios of the medians, same run:", ""] + lines + [""]
     if img:
-        for kind in ("queue", "flows"):
-            f = "%s%s-%s.png" % (img, scen, kind)
-            out += (["", ".. image:: %s" % f, ""] if rst else ["![%s %s](%s)" % (scen, kind, f), ""])
+        for kd in plot_kinds(k):
+            f = "%s%s-%s.png" % (img, scen, kd)
+            out += (["", ".. image:: %s" % f, ""] if rst else ["![%s %s](%s)" % (scen, kd, f), ""])
     return out
+
+
+def plot_kinds(k):
+    return {"long": ("queue", "flows"), "poisson": ("queue", "fct"),
+            "incast": ("queue",), "ackcost": ()}[k]
+
+
+def fct_plot(scen, recs, ccs, outdir, prefix, plt):
+    """p50 and p99 slowdown against flow size (all rounds' flows), bins
+    of a fifth of a decade"""
+    fig, ax = plt.subplots(figsize=(8, 4))
+    for i, cc in enumerate(ccs):
+        fl = [f for r in recs if r["cc"] == cc for f in r["series"]["fct"]]
+        by = {}
+        for size, _, sd in fl:
+            by.setdefault(round(5 * math.log10(max(size, 1))), []).append(sd)
+        xs = sorted(b for b in by if len(by[b]) >= 3)
+        c = "C%d" % i
+        ax.plot([10 ** (b / 5.0) for b in xs], [pct(by[b], 99) for b in xs], c + "-",
+                marker="o", ms=3, label="%s p99" % cc)
+        ax.plot([10 ** (b / 5.0) for b in xs], [pct(by[b], 50) for b in xs], c + "--",
+                lw=1, label="%s p50" % cc)
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel("flow size, bytes")
+    ax.set_ylabel("FCT slowdown")
+    ax.set_title("%s: FCT slowdown against flow size (bins with 3+ flows)" % scen)
+    ax.legend(fontsize=7, ncol=2)
+    fig.tight_layout()
+    fig.savefig(os.path.join(outdir, "%s%s-fct.png" % (prefix, scen)), dpi=80)
+    plt.close(fig)
 
 
 def plots(scen, recs, outdir, prefix):
@@ -154,6 +287,9 @@ def plots(scen, recs, outdir, prefix):
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
+    k = kind(recs[0])
+    if not plot_kinds(k):
+        return
     first = {}
     for r in sorted(recs, key=lambda r: r["round"]):
         first.setdefault(r["cc"], r)
@@ -171,6 +307,10 @@ def plots(scen, recs, outdir, prefix):
     fig.tight_layout()
     fig.savefig(os.path.join(outdir, "%s%s-queue.png" % (prefix, scen)), dpi=80)
     plt.close(fig)
+    if k == "poisson":
+        fct_plot(scen, recs, ccs, outdir, prefix, plt)
+    if k != "long":
+        return
 
     fig, axs = plt.subplots(len(ccs), 1, figsize=(8, 1.8 * len(ccs) + 0.6),
                             sharex=True, squeeze=False)
