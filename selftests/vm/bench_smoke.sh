@@ -4,17 +4,20 @@
 # The evaluation's harness, in small (make bench runs it in full): the
 # dumbbell scenario (selftests/bench/dumbbell.sh) with two flows for
 # 5 s, one round of hpcc, ldcp and cubic, each with its own bottleneck
-# (selftests/lib/cc.sh); then tools/bench_report.py's tables and plots
-# from the records.  Checks that each run left a record with readings
-# (utilisation, the port model's queue histogram, RTTs, both flows'
-# series, the qdisc's backlog samples), that the report has a row per
-# congestion control, the ratios, and two PNG plots, and that the
-# modules unload afterwards.  Not a benchmark: no figure is compared.
+# (selftests/lib/cc.sh), and the web-search mix (websearch.sh) at 30%
+# for 3 s with hpcc and cubic; then tools/bench_report.py's tables and
+# plots from the records.  Checks that each run left a record with
+# readings (utilisation, the port model's queue histogram, RTTs, both
+# flows' series, the qdisc's backlog samples; for the mix, every flow
+# completed and timed), that the report has a row per congestion
+# control, the ratios, the slowdown per size and the PNG plots, and
+# that the modules unload afterwards.  Not a benchmark: no figure is
+# compared.
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 . "$here/../lib/ktap.sh"
 
-ktap_plan 6
+ktap_plan 9
 allowed=$(sysctl -n net.ipv4.tcp_allowed_congestion_control)
 res=$(mktemp -d)
 out=$(ROUNDS=1 NFLOWS=2 SECS=5 CCS="hpcc ldcp cubic" RESULTS=$res \
@@ -33,19 +36,41 @@ for cc in hpcc ldcp cubic; do
 		good=$((good + 1))
 done
 ktap_expect "each record has its readings: utilisation, queue histogram, RTT, flows, backlog" "$good == 3"
+out=$(ROUNDS=1 LOADS=30 SECS=3 NSENDERS=2 CCS="hpcc cubic" RESULTS=$res \
+	bash "$top/selftests/bench/websearch.sh" 2>&1)
+rc=$?
+printf '%s\n' "$out" | sed 's/^/# /'
+ktap_expect "web-search mix: exit 0, a progress line and a record per run" \
+	"$rc == 0 && $(printf '%s\n' "$out" | grep -c '^websearch30  *r1 ') == 2 && $(ls "$res"/websearch30-*-r1.json | wc -l) == 2"
+good=0
+for cc in hpcc cubic; do
+	# the same seeds: the same flows for both
+	jq -e '.metrics.flows >= 5 and .metrics.unfinished == 0 and
+		.metrics.errors == 0 and .metrics.slowdown_p50 >= 0.5 and
+		.metrics.queue_packets > 0 and .rtt0_ms > 0 and
+		(.series.fct | length) == .metrics.flows and
+		([.series.fct[][1]] | min) > 0' "$res/websearch30-$cc-r1.json" > /dev/null &&
+		good=$((good + 1))
+done
+[ "$(jq -c '[.series.fct[][0]] | sort' "$res/websearch30-hpcc-r1.json")" = \
+	"$(jq -c '[.series.fct[][0]] | sort' "$res/websearch30-cubic-r1.json")" ] || good=0
+ktap_expect "each mix record has its flows, all completed, the same sizes for both" "$good == 2"
 pd=$(mktemp -d)
 rep=$(python3 "$top/tools/bench_report.py" --plots "$pd" "$res")
 rrc=$?
 printf '%s\n' "$rep" | sed 's/^/# /'
 ktap_expect "bench_report.py: a table row per congestion control" \
-	"$rrc == 0 && $(printf '%s\n' "$rep" | grep -cE '^\| (hpcc|ldcp|cubic) \| [0-9]')== 3"
+	"$rrc == 0 && $(printf '%s\n' "$rep" | grep -cE '^\| (hpcc|ldcp|cubic) \| [0-9]')== 3 + 2 + 2"
 ktap_expect "... and hpcc's and ldcp's ratios to cubic" \
 	"$(printf '%s\n' "$rep" | grep -cE '^- (hpcc|ldcp) / cubic: util [0-9.]+, queue p99 [0-9.]+')== 2"
+ktap_expect "... and the web-search mix's slowdown per flow size" \
+	"$(printf '%s\n' "$rep" | grep -cE '^\| (hpcc|cubic) \| ([0-9.]+ / [0-9.]+ / [0-9.]+ \([0-9]+\)|-) \|')== 2"
 png=0
-for f in "$pd/dumbbell-queue.png" "$pd/dumbbell-flows.png"; do
+for f in "$pd/dumbbell-queue.png" "$pd/dumbbell-flows.png" "$pd/websearch30-queue.png" \
+	 "$pd/websearch30-fct.png"; do
 	[ "$(head -c 4 "$f" 2> /dev/null | od -An -tx1 | tr -d ' ')" = 89504e47 ] && png=$((png + 1))
 done
-ktap_expect "... and the queue and throughput plots (PNG)" "$png == 2"
+ktap_expect "... and the queue, throughput and FCT plots (PNG)" "$png == 4"
 rm -rf "$res" "$pd"
 sysctl -qw net.ipv4.tcp_allowed_congestion_control="$allowed"
 sleep 1
