@@ -6,6 +6,27 @@
 # guest of its own with one vCPU) or the named ones (a path or a name:
 # make bench BENCH="hpcc csig_opt"); each one's output goes to the
 # console and to $VT_OUT/NAME.txt.
+# Each benchmark loads the project's modules with parameters of its own
+# and insmod refuses a module already loaded, so they are unloaded after
+# each.  The namespaces' sockets, which hold the modules, go a little
+# after the namespaces: retry for up to 10 s.
+unload()
+{
+	local i m left
+
+	for ((i = 0; i < 20; i++)); do
+		left=
+		for m in tcp_hpcc tcp_ldcp tcp_csig_opt; do
+			grep -q "^$m " /proc/modules || continue
+			rmmod "$m" 2> /dev/null || left+=" $m"
+		done
+		[ -z "$left" ] && return 0
+		sleep 0.5
+	done
+	echo "run.sh: could not unload$left" >&2
+	return 1
+}
+
 here=$(cd "$(dirname "$0")" && pwd)
 [ $# -gt 0 ] || set -- $(ls "$here"/*.sh | grep -vE '/(run|ackcost)\.sh$')
 rc=0
@@ -15,5 +36,6 @@ for b in "$@"; do
 	echo "== $n ($(uname -r))" | tee "${VT_OUT:-/tmp}/$n.txt"
 	bash "$b" 2>&1 | tee -a "${VT_OUT:-/tmp}/$n.txt"
 	[ "${PIPESTATUS[0]}" = 0 ] || rc=1
+	unload || rc=1
 done
 exit $rc
