@@ -86,6 +86,25 @@ ACK_COLS = [
     ("mbit", "Mbit/s", 1.0, "%.1f"),
 ]
 ACK_RATIOS = [("cc_ns_per_ack", "cc ns/ACK"), ("cc_calls_per_ack", "calls/ACK")]
+# the parking lot (selftests/lib/parkrun.py)
+PARK_COLS = [
+    ("mbit_a", "A Mbit/s (2 links)", 1.0, "%.1f"),
+    ("mbit_b", "B Mbit/s (link 1)", 1.0, "%.1f"),
+    ("mbit_c", "C Mbit/s (link 2)", 1.0, "%.1f"),
+    ("min_share", "lowest / fair share", 1.0, "%.2f"),
+    ("jain", "Jain", 1.0, "%.3f"),
+    ("util1", "util 1 %", 100.0, "%.1f"),
+    ("util2", "util 2 %", 100.0, "%.1f"),
+    ("queue1_p99_us", "queue 1 p99 us", 1.0, "%.0f"),
+    ("queue2_p99_us", "queue 2 p99 us", 1.0, "%.0f"),
+    ("rtt_p99_ms", "RTT p99 ms", 1.0, "%.2f"),
+    ("drops", "drops", 1.0, "%.0f"),
+    ("marks", "marks", 1.0, "%.0f"),
+    ("timeouts", "RTOs", 1.0, "%.0f"),
+]
+PARK_RATIOS = [("min_share", "lowest share"), ("jain", "Jain"), ("util1", "util 1"),
+               ("util2", "util 2"), ("queue_p99_us", "queue p99 (larger)"),
+               ("rtt_p99_ms", "RTT p99")]
 
 
 def kind(r):
@@ -95,7 +114,8 @@ def kind(r):
 def columns(k):
     return {"long": (COLS, RATIOS), "poisson": (FCT_COLS, FCT_RATIOS),
             "incast": (INCAST_COLS, INCAST_RATIOS),
-            "ackcost": (ACK_COLS, ACK_RATIOS)}[k]
+            "ackcost": (ACK_COLS, ACK_RATIOS),
+            "parking": (PARK_COLS, PARK_RATIOS)}[k]
 
 
 def median(v):
@@ -160,7 +180,10 @@ def describe(r0, rounds):
     if k == "ackcost":
         return ("One flow, ftrace function_graph over the algorithm's ops; "
                 "kernel %s; %d round(s): median (min-max)." % (r0["kernel"], rounds))
-    if k == "poisson":
+    if k == "parking":
+        what = ("flow A over two bottlenecks, B over the first, C over the second, "
+                "%g s; measured %g-%g s" % (r0["secs"], r0["window"][0], r0["window"][1]))
+    elif k == "poisson":
         what = ("web-search flow sizes times %s, Poisson arrivals at %g%% load from "
                 "%d senders for %g s (seeds %s in round 1)" %
                 (r0.get("size_scale", 1), r0["load_pct"], r0["nsenders"], r0["secs"],
@@ -253,7 +276,7 @@ def table(scen, recs, rst, img):
 
 def plot_kinds(k):
     return {"long": ("queue", "flows"), "poisson": ("queue", "fct"),
-            "incast": ("queue",), "ackcost": ()}[k]
+            "incast": ("queue",), "ackcost": (), "parking": ("flows",)}[k]
 
 
 def fct_plot(scen, recs, ccs, outdir, prefix, plt):
@@ -294,6 +317,15 @@ def plots(scen, recs, outdir, prefix):
     for r in sorted(recs, key=lambda r: r["round"]):
         first.setdefault(r["cc"], r)
     ccs = [c for c in CC_ORDER if c in first] + sorted(set(first) - set(CC_ORDER))
+    if "queue" in plot_kinds(k):
+        queue_plot(scen, first, ccs, outdir, prefix, plt)
+    if k == "poisson":
+        fct_plot(scen, recs, ccs, outdir, prefix, plt)
+    if "flows" in plot_kinds(k):
+        flows_plot(scen, first, ccs, outdir, prefix, plt)
+
+
+def queue_plot(scen, first, ccs, outdir, prefix, plt):
     fig, ax = plt.subplots(figsize=(8, 4))
     for cc in ccs:
         s = first[cc]["series"]
@@ -307,19 +339,19 @@ def plots(scen, recs, outdir, prefix):
     fig.tight_layout()
     fig.savefig(os.path.join(outdir, "%s%s-queue.png" % (prefix, scen)), dpi=80)
     plt.close(fig)
-    if k == "poisson":
-        fct_plot(scen, recs, ccs, outdir, prefix, plt)
-    if k != "long":
-        return
 
+
+def flows_plot(scen, first, ccs, outdir, prefix, plt):
     fig, axs = plt.subplots(len(ccs), 1, figsize=(8, 1.8 * len(ccs) + 0.6),
                             sharex=True, squeeze=False)
     for ax, cc in zip(axs[:, 0], ccs):
         for i, f in enumerate(first[cc]["series"]["flows"]):
             t = [f["start"] + 0.5 * (k + 1) for k in range(len(f["mbit"]))]
-            ax.plot(t, f["mbit"], lw=1, label="flow %d" % (i + 1))
+            ax.plot(t, f["mbit"], lw=1, label="flow %s" % f.get("name", i + 1))
         ax.set_ylabel("%s\nMbit/s" % cc)
         ax.set_ylim(bottom=0)
+        if any("name" in f for f in first[cc]["series"]["flows"]):
+            ax.legend(fontsize=7, loc="upper right")
     axs[-1, 0].set_xlabel("time, s (0.5 s intervals)")
     axs[0, 0].set_title("%s: throughput of each flow" % scen)
     fig.tight_layout()
