@@ -103,8 +103,8 @@ PARK_COLS = [
     ("timeouts", "RTOs", 1.0, "%.0f"),
 ]
 PARK_RATIOS = [("min_share", "lowest share"), ("jain", "Jain"), ("util1", "util 1"),
-               ("util2", "util 2"), ("queue_p99_us", "queue p99 (larger)"),
-               ("rtt_p99_ms", "RTT p99")]
+               ("util2", "util 2"), ("queue1_p99_us", "queue 1 p99"),
+               ("queue2_p99_us", "queue 2 p99"), ("rtt_p99_ms", "RTT p99")]
 
 
 def kind(r):
