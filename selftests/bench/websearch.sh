@@ -30,7 +30,7 @@ fx_variants()
 
 fx_run()
 {
-	local load=$1 cc=$2 r=$3 w=$4 i seed seeds= pids=()
+	local load=$1 cc=$2 r=$3 w=$4 i seed seeds='' pids=()
 
 	FX_KIND=poisson
 	FX_NAME=websearch$load

@@ -36,8 +36,9 @@ cc_red_ldcp()
 # cc_load NFLOWS: the modules, at RATE_MBIT and the dumbbell's base RTT
 cc_load()
 {
-	local ko=$_cc_top/build/$(uname -r)
+	local ko
 
+	ko=$_cc_top/build/$(uname -r)
 	grep -q '^tcp_csig_opt ' /proc/modules || insmod "$ko/tcp_csig_opt.ko" || return 1
 	grep -q '^tcp_hpcc ' /proc/modules ||
 		insmod "$ko/tcp_hpcc.ko" line_rate_mbps="$RATE_MBIT" \
@@ -72,6 +73,31 @@ cc_hosts()
 	done
 }
 
+# cc_leaf CC: the bottleneck leaf (qdisc and its parameters) for CC:
+# RED/ECN at dctcp's K for dctcp, ldcp's own RED profile for ldcp, a
+# fifo of 1000 packets for the others
+cc_leaf()
+{
+	case $1 in
+	dctcp)	topo_red_ecn "$CC_DCTCP_K" ;;
+	ldcp)	cc_red_ldcp ;;
+	hpcc|cubic|bbr)	echo pfifo limit 1000 ;;
+	*)	echo "cc_leaf: unknown $1" >&2; return 1 ;;
+	esac
+}
+
+# cc_insert_u HOST...: each HOST's eth0 inserts a U tag into the
+# segments of the marked (CC_MARK) sockets, hpcc's, on their way out
+cc_insert_u()
+{
+	local h
+
+	for h in "$@"; do
+		topo_csigctl "$h" attach "$h-eth0" insert --select mark \
+			--mark $CC_MARK/$CC_MARK --types u --format expanded > /dev/null || return 1
+	done
+}
+
 # cc_config CC NSENDERS: CC as every host's default, the bottleneck's
 # leaf and the CSIG roles for CC.  The default makes dctcp's and ldcp's
 # SYNs ECN-capable (Linux sends an ECT SYN when the algorithm needs ECN,
@@ -79,7 +105,7 @@ cc_hosts()
 # profiles then mark a SYN above their threshold instead of dropping it.
 cc_config()
 {
-	local i
+	local i leaf
 
 	for ((i = 1; i <= $2; i++)); do
 		topo_exec "s$i" sysctl -qw net.ipv4.tcp_congestion_control="$1" || return 1
@@ -90,20 +116,15 @@ cc_config()
 	for ((i = 1; i <= $2; i++)); do
 		topo_csigctl "s$i" detach "s$i-eth0" 2> /dev/null
 	done
-	case $1 in
-	dctcp)	topo_set_leaf $(topo_red_ecn "$CC_DCTCP_K") ;;
-	ldcp)	topo_set_leaf $(cc_red_ldcp) ;;
-	hpcc|cubic|bbr)	topo_set_leaf pfifo limit 1000 ;;
-	*)	echo "cc_config: unknown $1" >&2; return 1 ;;
-	esac || return 1
+	leaf=$(cc_leaf "$1") || return 1
+	# shellcheck disable=SC2086 # the leaf is words: qdisc, parameters
+	topo_set_leaf $leaf || return 1
 	topo_csigctl sw attach sw-r transit \
 		--capacity $((RATE_MBIT * CC_CAP_PCT / 100))mbit \
 		--t "${CC_T_MS}ms" --interval "${CC_T_MS}ms" --lm 7 > /dev/null || return 1
 	[ "$1" = hpcc ] || return 0
-	for ((i = 1; i <= $2; i++)); do
-		topo_csigctl "s$i" attach "s$i-eth0" insert --select mark \
-			--mark $CC_MARK/$CC_MARK --types u --format expanded > /dev/null || return 1
-	done
+	# shellcheck disable=SC2046 # s1 .. sNSENDERS
+	cc_insert_u $(seq -f "s%g" "$2")
 }
 
 # cc_nstat_sum COUNTER NSENDERS: COUNTER (nstat's name, e.g.

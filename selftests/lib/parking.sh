@@ -81,7 +81,11 @@ pk_stat()
 {
 	local sw dev v
 
-	[ "$1" = 1 ] && { sw=sw1; dev=sw1-l; } || { sw=sw2; dev=sw2-r2; }
+	if [ "$1" = 1 ]; then
+		sw=sw1 dev=sw1-l
+	else
+		sw=sw2 dev=sw2-r2
+	fi
 	case $2 in
 	bytes)	v=$(tc -n "${TOPO}$sw" -s class show dev "$dev" classid 1:1 |
 			awk '$1 == "Sent" { print $2; exit }') ;;
@@ -101,7 +105,7 @@ pk_stat()
 # that a packet of flow A carries the larger of the two links' U
 pk_config()
 {
-	local h i
+	local h i leaf
 
 	for h in s1 s2 s3 r1 r2; do
 		topo_exec "$h" sysctl -qw net.ipv4.tcp_congestion_control="$1" || return 1
@@ -111,19 +115,13 @@ pk_config()
 	for i in 1 2 3; do
 		topo_csigctl "s$i" detach "s$i-eth0" 2> /dev/null
 	done
-	case $1 in
-	dctcp)	pk_set_leaf $(topo_red_ecn "$CC_DCTCP_K") ;;
-	ldcp)	pk_set_leaf $(cc_red_ldcp) ;;
-	hpcc|cubic|bbr)	pk_set_leaf pfifo limit 1000 ;;
-	*)	echo "pk_config: unknown $1" >&2; return 1 ;;
-	esac || return 1
+	leaf=$(cc_leaf "$1") || return 1
+	# shellcheck disable=SC2086 # the leaf is words: qdisc, parameters
+	pk_set_leaf $leaf || return 1
 	topo_csigctl sw1 attach sw1-l transit --capacity "${RATE_MBIT}mbit" \
 		--t "${CC_T_MS}ms" --interval "${CC_T_MS}ms" --lm 7 > /dev/null &&
 	topo_csigctl sw2 attach sw2-r2 transit --capacity "${RATE_MBIT}mbit" \
 		--t "${CC_T_MS}ms" --interval "${CC_T_MS}ms" --lm 7 > /dev/null || return 1
 	[ "$1" = hpcc ] || return 0
-	for i in 1 2 3; do
-		topo_csigctl "s$i" attach "s$i-eth0" insert --select mark \
-			--mark $CC_MARK/$CC_MARK --types u --format expanded > /dev/null || return 1
-	done
+	cc_insert_u s1 s2 s3
 }
