@@ -98,6 +98,25 @@ cc_insert_u()
 	done
 }
 
+# cc_detach_u HOST...: what cc_insert_u attached, gone (none is fine)
+cc_detach_u()
+{
+	local h
+
+	for h in "$@"; do
+		topo_csigctl "$h" detach "$h-eth0" 2> /dev/null
+	done
+}
+
+# cc_transit SW DEV CAPACITY: the transit role on bottleneck port DEV of
+# bridge namespace SW, its model at CAPACITY (tc's units), T and the
+# sampling interval CC_T_MS
+cc_transit()
+{
+	topo_csigctl "$1" attach "$2" transit --capacity "$3" \
+		--t "${CC_T_MS}ms" --interval "${CC_T_MS}ms" --lm 7 > /dev/null
+}
+
 # cc_config CC NSENDERS: CC as every host's default, the bottleneck's
 # leaf and the CSIG roles for CC.  The default makes dctcp's and ldcp's
 # SYNs ECN-capable (Linux sends an ECT SYN when the algorithm needs ECN,
@@ -105,26 +124,21 @@ cc_insert_u()
 # profiles then mark a SYN above their threshold instead of dropping it.
 cc_config()
 {
-	local i leaf
+	local h leaf senders
 
-	for ((i = 1; i <= $2; i++)); do
-		topo_exec "s$i" sysctl -qw net.ipv4.tcp_congestion_control="$1" || return 1
+	mapfile -t senders < <(seq -f "s%g" "$2")
+	for h in "${senders[@]}" r; do
+		topo_exec "$h" sysctl -qw net.ipv4.tcp_congestion_control="$1" || return 1
 	done
-	topo_exec r sysctl -qw net.ipv4.tcp_congestion_control="$1" || return 1
 
 	topo_csigctl sw detach sw-r 2> /dev/null
-	for ((i = 1; i <= $2; i++)); do
-		topo_csigctl "s$i" detach "s$i-eth0" 2> /dev/null
-	done
+	cc_detach_u "${senders[@]}"
 	leaf=$(cc_leaf "$1") || return 1
 	# shellcheck disable=SC2086 # the leaf is words: qdisc, parameters
 	topo_set_leaf $leaf || return 1
-	topo_csigctl sw attach sw-r transit \
-		--capacity $((RATE_MBIT * CC_CAP_PCT / 100))mbit \
-		--t "${CC_T_MS}ms" --interval "${CC_T_MS}ms" --lm 7 > /dev/null || return 1
+	cc_transit sw sw-r $((RATE_MBIT * CC_CAP_PCT / 100))mbit || return 1
 	[ "$1" = hpcc ] || return 0
-	# shellcheck disable=SC2046 # s1 .. sNSENDERS
-	cc_insert_u $(seq -f "s%g" "$2")
+	cc_insert_u "${senders[@]}"
 }
 
 # cc_nstat_sum COUNTER NSENDERS: COUNTER (nstat's name, e.g.

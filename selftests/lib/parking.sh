@@ -105,23 +105,19 @@ pk_stat()
 # that a packet of flow A carries the larger of the two links' U
 pk_config()
 {
-	local h i leaf
+	local h leaf
 
 	for h in s1 s2 s3 r1 r2; do
 		topo_exec "$h" sysctl -qw net.ipv4.tcp_congestion_control="$1" || return 1
 	done
 	topo_csigctl sw1 detach sw1-l 2> /dev/null
 	topo_csigctl sw2 detach sw2-r2 2> /dev/null
-	for i in 1 2 3; do
-		topo_csigctl "s$i" detach "s$i-eth0" 2> /dev/null
-	done
+	cc_detach_u s1 s2 s3
 	leaf=$(cc_leaf "$1") || return 1
 	# shellcheck disable=SC2086 # the leaf is words: qdisc, parameters
 	pk_set_leaf $leaf || return 1
-	topo_csigctl sw1 attach sw1-l transit --capacity "${RATE_MBIT}mbit" \
-		--t "${CC_T_MS}ms" --interval "${CC_T_MS}ms" --lm 7 > /dev/null &&
-	topo_csigctl sw2 attach sw2-r2 transit --capacity "${RATE_MBIT}mbit" \
-		--t "${CC_T_MS}ms" --interval "${CC_T_MS}ms" --lm 7 > /dev/null || return 1
+	cc_transit sw1 sw1-l "${RATE_MBIT}mbit" &&
+	cc_transit sw2 sw2-r2 "${RATE_MBIT}mbit" || return 1
 	[ "$1" = hpcc ] || return 0
 	cc_insert_u s1 s2 s3
 }
