@@ -68,6 +68,10 @@ static struct range_param pacing_shift = { 12, 8, 16 };
 module_param_cb(pacing_shift, &range_ops, &pacing_shift, 0644);
 MODULE_PARM_DESC(pacing_shift,
 		 "sk_pacing_shift of hpcc sockets: TSO bursts of rate / 2^shift seconds (8..16, default 12)");
+static struct range_param tso_cap = { 1, 0, 1 };
+module_param_cb(tso_cap, &range_ops, &tso_cap, 0644);
+MODULE_PARM_DESC(tso_cap,
+		 "1: TSO bursts of at most rate / 2^pacing_shift, 2 segments or more; 0: also the kernel's min-RTT term, up to 64 KB (0..1, default 1)");
 static struct range_param commit_samples = { 2, 0, 16 };
 module_param_cb(commit_samples, &range_ops, &commit_samples, 0644);
 MODULE_PARM_DESC(commit_samples,
@@ -149,9 +153,12 @@ struct hpcc {
 	u32	info_delivered;	/* tp->delivered at info_ns */
 	u32	w_ai;		/* this flow's W_ai, bytes */
 	u32	pd_last;	/* the previous PD sample, ns (input std) */
+	u16	gso_dev;	/* sk_gso_max_segs as the route set it */
+	u16	gso_set;	/* ... and as hpcc last set it */
 	u8	negotiated;
 	u8	fallback;	/* Reno now; SRC_* of the last sample */
 	u8	source;
+	u8	shift_saved;	/* sk_pacing_shift before hpcc */
 };
 
 static const struct csig_quant quant = CSIG_DEFAULT_QUANT_INIT;
@@ -212,9 +219,37 @@ static u64 hpcc_pacing(u32 w, u64 t_ns)
 	return min(hpcc_rate(w, t_ns), (u64)READ_ONCE(line_rate_mbps.val) * 125000);
 }
 
+/*
+ * TSO bursts of rate >> sk_pacing_shift.  tcp_tso_autosize() adds
+ * sk_gso_max_size >> (min RTT >> tcp_tso_rtt_log) to that: 16-32 KB at a
+ * round trip of 1-2 ms, which a switch sees as one burst, and which
+ * shows in U as queue (Documentation/tcp_hpcc.rst, "Benchmark").  The
+ * only bound a congestion control has on it is sk_gso_max_segs; a
+ * change made by someone else (sk_setup_caps() on a new route) is taken
+ * as the device's new limit.
+ */
+static void hpcc_cap_tso(struct sock *sk, struct hpcc *ca, u64 rate)
+{
+	const struct tcp_sock *tp = tcp_sk(sk);
+	u32 segs;
+
+	if (sk->sk_gso_max_segs != ca->gso_set)
+		ca->gso_dev = sk->sk_gso_max_segs;
+	if (READ_ONCE(tso_cap.val)) {
+		segs = div_u64(rate >> READ_ONCE(sk->sk_pacing_shift), tp->mss_cache);
+		segs = clamp_t(u32, segs, 2, ca->gso_dev);
+	} else {
+		segs = ca->gso_dev;
+	}
+	ca->gso_set = segs;
+	WRITE_ONCE(sk->sk_gso_max_segs, segs);
+}
+
 static void hpcc_set_pacing(struct sock *sk, u64 rate)
 {
-	WRITE_ONCE(sk->sk_pacing_rate, min_t(u64, rate, READ_ONCE(sk->sk_max_pacing_rate)));
+	rate = min_t(u64, rate, READ_ONCE(sk->sk_max_pacing_rate));
+	WRITE_ONCE(sk->sk_pacing_rate, rate);
+	hpcc_cap_tso(sk, inet_csk_ca(sk), rate);
 }
 
 /* W into TCP: snd_cwnd in whole segments, ssthresh with it, R = W / T. */
@@ -238,6 +273,9 @@ static void hpcc_init(struct sock *sk)
 	u32 w_init;
 
 	memset(ca, 0, sizeof(*ca));
+	ca->gso_dev = sk->sk_gso_max_segs;
+	ca->gso_set = sk->sk_gso_max_segs;
+	ca->shift_saved = sk->sk_pacing_shift;
 	ca->negotiated = csig_opt_negotiated(sk);
 	ca->info_ns = ktime_get_ns();
 	ca->info_delivered = tp->delivered;
@@ -249,6 +287,7 @@ static void hpcc_init(struct sock *sk)
 	 */
 	WRITE_ONCE(sk->sk_pacing_shift, READ_ONCE(pacing_shift.val));
 	if (!ca->negotiated) {
+		hpcc_cap_tso(sk, ca, READ_ONCE(sk->sk_pacing_rate));
 		/* Reno from TCP's initial window */
 		ca->fallback = 1;
 		count(sk, C_FLOWS_NO_CSIG);
@@ -434,6 +473,18 @@ static u32 hpcc_undo_cwnd(struct sock *sk)
 	return tcp_snd_cwnd(tcp_sk(sk));
 }
 
+/* Another algorithm takes the socket: TSO and pacing as they were. */
+static void hpcc_release(struct sock *sk)
+{
+	const struct hpcc *ca = inet_csk_ca(sk);
+
+	if (!ca->info_ns)
+		return;
+	if (sk->sk_gso_max_segs == ca->gso_set)
+		WRITE_ONCE(sk->sk_gso_max_segs, ca->gso_dev);
+	WRITE_ONCE(sk->sk_pacing_shift, ca->shift_saved);
+}
+
 static size_t hpcc_get_info(struct sock *sk, u32 ext, int *attr,
 			    union tcp_cc_info *info)
 {
@@ -464,6 +515,7 @@ static struct tcp_congestion_ops tcp_hpcc __read_mostly = {
 	.ssthresh	= hpcc_ssthresh,
 	.undo_cwnd	= hpcc_undo_cwnd,
 	.cong_control	= hpcc_cong_control,
+	.release	= hpcc_release,
 	.get_info	= hpcc_get_info,
 	.owner		= THIS_MODULE,
 	.name		= "hpcc",

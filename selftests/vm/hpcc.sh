@@ -40,7 +40,7 @@ TOPO_RATE=${RATE_MBIT}mbit
 # spans them (Documentation/tcp_hpcc.rst).
 T_MS=4
 
-ktap_plan 26
+ktap_plan 28
 [ -f "$HPCC_KO" ] && [ -x "$HPCCSTAT" ] || { echo "Bail out! run make first"; exit 1; }
 ctr() { topo_exec "$1" awk -v k="$2" '$1 == k { print $2 }' /proc/net/tcp_hpcc; }
 sx() { topo_csigctl "$@"; }
@@ -51,10 +51,11 @@ ktap_expect "tcp_hpcc refuses to load with eta=200" \
 ktap_run "insmod tcp_hpcc line_rate_mbps=$RATE_MBIT base_rtt_us=$((T_MS * 1000))" insmod "$HPCC_KO" line_rate_mbps=$RATE_MBIT base_rtt_us=$((T_MS * 1000))
 bad=0
 for kv in eta=101 eta=49 max_stage=1000 w_ai=999999999 nflows=0 line_rate_mbps=0 \
-	  stale_rtts=0 base_rtt_us=2000000 input=bogus eta=x commit_samples=17; do
+	  stale_rtts=0 base_rtt_us=2000000 input=bogus eta=x commit_samples=17 \
+	  tso_cap=2; do
 	echo "${kv#*=}" > "$P/${kv%%=*}" 2> /dev/null && bad=$((bad + 1))
 done
-ktap_expect "11 invalid parameter writes refused, the values unchanged" \
+ktap_expect "12 invalid parameter writes refused, the values unchanged" \
 	"$bad == 0 && $(cat $P/eta) == 95 && $(cat $P/max_stage) == 5 && \"$(cat $P/input)\" == \"auto\""
 ktap_expect "hpcc is an available congestion control" \
 	"$(sysctl -n net.ipv4.tcp_available_congestion_control | grep -cw hpcc) == 1"
@@ -139,14 +140,34 @@ ktap_diag "late flow at 50% of its fair share after ${conv50} s, at 80% after ${
 ktap_expect "the late flow gets half its fair share within 2 s" "$conv50 <= 2"
 ktap_expect "the port model's p99 queue stays below T ($T_MS ms)" \
 	"$npk > 1000 && $p99 < $T_MS * 1000000"
+# tso_cap: super-packets of rate >> pacing_shift, 2 segments at ~45 Mbit/s
+# per flow (2.9 KB; 8-16 KB with the kernel's sizing at this min RTT)
+read -r b0 _ <<< "$ts0"
+read -r b1 _ <<< "$ts1"
+spk=$(((b1 - b0) / (npk > 0 ? npk : 1)))
+ktap_diag "two flows: $spk bytes per super-packet at the bottleneck"
+ktap_expect "tso_cap: super-packets of at most 3 segments" "$npk > 1000 && $spk <= 3 * 1500"
 
 # the tracepoint, on a flow of its own (ktap_trace: under TCG, static
 # keys change only between flows)
+# with tso_cap=0, the kernel's TSO sizing
 T=$KTAP_T
+echo 0 > $P/tso_cap
 ktap_trace tcp_hpcc 1
 topo_iperf_server 5201
+sx sw --json show sw-r > "$q0"
+ts0=$(topo_tx_stamp)
 topo_exec s1 iperf3 -c "$TOPO_RCV_IP" -t 2 > /dev/null 2>&1
+ts1=$(topo_tx_stamp)
+sx sw --json show sw-r > "$q1"
 ktap_trace tcp_hpcc 0
+echo 1 > $P/tso_cap
+read -r b0 _ <<< "$ts0"
+read -r b1 _ <<< "$ts1"
+read -r npk _ <<< "$("$QH" "$q0" "$q1" 50 99)"
+spk0=$(((b1 - b0) / (npk > 0 ? npk : 1)))
+ktap_diag "tso_cap=0, one flow: $spk0 bytes per super-packet"
+ktap_expect "tso_cap=0: the kernel's larger super-packets" "$spk0 > 2 * $spk"
 ev=$(grep -c 'hpcc_update:.*committed=1.*source=u' $T/trace)
 ktap_diag "tracepoint: $ev committed updates in 2 s; last: $(grep hpcc_update: $T/trace | tail -1 | sed 's/.*hpcc_update: //')"
 ktap_expect "the hpcc_update tracepoint reports committed updates" "${ev:-0} > 0"
