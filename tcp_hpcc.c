@@ -235,14 +235,16 @@ static void hpcc_cap_tso(struct sock *sk, struct hpcc *ca, u64 rate)
 
 	if (sk->sk_gso_max_segs != ca->gso_set)
 		ca->gso_dev = sk->sk_gso_max_segs;
+	segs = ca->gso_dev;
 	if (READ_ONCE(tso_cap.val)) {
-		segs = div_u64(rate >> READ_ONCE(sk->sk_pacing_shift), tp->mss_cache);
-		segs = clamp_t(u32, segs, 2, ca->gso_dev);
-	} else {
-		segs = ca->gso_dev;
+		u32 burst = div_u64(rate >> READ_ONCE(sk->sk_pacing_shift), tp->mss_cache);
+
+		/* 2 or more, unless the device allows fewer */
+		segs = min(segs, max(burst, 2U));
 	}
 	ca->gso_set = segs;
-	WRITE_ONCE(sk->sk_gso_max_segs, segs);
+	if (sk->sk_gso_max_segs != segs)
+		WRITE_ONCE(sk->sk_gso_max_segs, segs);
 }
 
 static void hpcc_set_pacing(struct sock *sk, u64 rate)

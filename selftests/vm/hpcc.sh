@@ -76,6 +76,17 @@ sx sw attach sw-r transit --capacity ${RATE_MBIT}mbit --t ${T_MS}ms --interval $
 sysctl -qw net.ipv4.tcp_allowed_congestion_control="$(sysctl -n net.ipv4.tcp_allowed_congestion_control) hpcc"
 topo_exec s1 sysctl -qw net.ipv4.tcp_congestion_control=hpcc
 
+# bytes per super-packet at the bottleneck: TX_STAMP0 TX_STAMP1 NPACKETS
+# (topo_tx_stamp readings, the port model's packets between them)
+per_pkt()
+{
+	local b0 b1
+
+	read -r b0 _ <<< "$1"
+	read -r b1 _ <<< "$2"
+	echo $(((b1 - b0) / ($3 > 0 ? $3 : 1)))
+}
+
 # iperf3 JSON -> per-interval Mbit/s, one line
 mbits() { jq -r '[.intervals[].sum.bits_per_second / 1e6 | floor] | join(" ")' "$1"; }
 
@@ -144,9 +155,7 @@ ktap_expect "the port model's p99 queue stays below T ($T_MS ms)" \
 	"$npk > 1000 && $p99 < $T_MS * 1000000"
 # tso_cap: super-packets of rate >> pacing_shift, 2 segments at ~45 Mbit/s
 # per flow (2.9 KB; 8-16 KB with the kernel's sizing at this min RTT)
-read -r b0 _ <<< "$ts0"
-read -r b1 _ <<< "$ts1"
-spk=$(((b1 - b0) / (npk > 0 ? npk : 1)))
+spk=$(per_pkt "$ts0" "$ts1" "$npk")
 ktap_diag "two flows: $spk bytes per super-packet at the bottleneck"
 ktap_expect "tso_cap: super-packets of at most 3 segments" "$npk > 1000 && $spk <= 3 * 1500"
 
@@ -164,10 +173,8 @@ ts1=$(topo_tx_stamp)
 sx sw --json show sw-r > "$q1"
 ktap_trace tcp_hpcc 0
 echo 1 > $P/tso_cap
-read -r b0 _ <<< "$ts0"
-read -r b1 _ <<< "$ts1"
 read -r npk _ <<< "$("$QH" "$q0" "$q1" 50 99)"
-spk0=$(((b1 - b0) / (npk > 0 ? npk : 1)))
+spk0=$(per_pkt "$ts0" "$ts1" "$npk")
 ktap_diag "tso_cap=0, one flow: $spk0 bytes per super-packet"
 ktap_expect "tso_cap=0: the kernel's larger super-packets" "$spk0 > 2 * $spk"
 ev=$(grep -c 'hpcc_update:.*committed=1.*source=u' $T/trace)
