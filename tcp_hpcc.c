@@ -221,8 +221,8 @@ static u64 hpcc_pacing(u32 w, u64 t_ns)
 
 /*
  * TSO bursts of rate >> sk_pacing_shift.  tcp_tso_autosize() adds
- * sk_gso_max_size >> (min RTT >> tcp_tso_rtt_log) to that: 16-32 KB at a
- * round trip of 1-2 ms, which a switch sees as one burst, and which
+ * sk_gso_max_size >> (min RTT >> tcp_tso_rtt_log) to that: 8-32 KB at a
+ * round trip of 0.5-2 ms, which a switch sees as one burst, and which
  * shows in U as queue (Documentation/tcp_hpcc.rst, "Benchmark").  The
  * only bound a congestion control has on it is sk_gso_max_segs; a
  * change made by someone else (sk_setup_caps() on a new route) is taken
