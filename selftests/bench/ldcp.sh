@@ -58,8 +58,7 @@ config()
 	dctcp)	topo_set_leaf $(topo_red_ecn "$DCTCP_K") ;;
 	*)	topo_set_leaf pfifo limit 1000 ;;
 	esac
-	topo_exec s1 sysctl -qw net.ipv4.tcp_congestion_control="$1"
-	topo_exec r sysctl -qw net.ipv4.tcp_congestion_control="$1"
+	topo_set_cc "$1" s1 r
 }
 
 echo "$N flows, bottleneck $RATE_MBIT Mbit/s, base delay $TOPO_DELAY, $ROUNDS rounds of $SECS s; dctcp K $DCTCP_K bytes"
@@ -120,7 +119,7 @@ done
 
 # short flows
 config ldcp
-topo_exec s1 sysctl -qw net.ipv4.tcp_congestion_control=cubic
+topo_set_cc cubic s1
 TOPO_RATE=25mbit
 topo_set_leaf ${RED/bandwidth*/bandwidth $TOPO_RATE}
 tc -n "${TOPO}sw" qdisc change dev sw-s1 root netem delay 20ms limit 100000

@@ -124,12 +124,10 @@ cc_transit()
 # profiles then mark a SYN above their threshold instead of dropping it.
 cc_config()
 {
-	local h leaf senders
+	local leaf senders
 
 	mapfile -t senders < <(seq -f "s%g" "$2")
-	for h in "${senders[@]}" r; do
-		topo_exec "$h" sysctl -qw net.ipv4.tcp_congestion_control="$1" || return 1
-	done
+	topo_set_cc "$1" "${senders[@]}" r || return 1
 
 	topo_csigctl sw detach sw-r 2> /dev/null
 	cc_detach_u "${senders[@]}"

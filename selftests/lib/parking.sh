@@ -105,11 +105,9 @@ pk_stat()
 # that a packet of flow A carries the larger of the two links' U
 pk_config()
 {
-	local h leaf
+	local leaf
 
-	for h in s1 s2 s3 r1 r2; do
-		topo_exec "$h" sysctl -qw net.ipv4.tcp_congestion_control="$1" || return 1
-	done
+	topo_set_cc "$1" s1 s2 s3 r1 r2 || return 1
 	topo_csigctl sw1 detach sw1-l 2> /dev/null
 	topo_csigctl sw2 detach sw2-r2 2> /dev/null
 	cc_detach_u s1 s2 s3

@@ -56,6 +56,17 @@ topo_exec()
 	ip netns exec "${TOPO}$ns" "$@"
 }
 
+# topo_set_cc CC NAME...: CC the default congestion control of each NAME
+topo_set_cc()
+{
+	local cc=$1 ns
+
+	shift
+	for ns in "$@"; do
+		topo_exec "$ns" sysctl -qw net.ipv4.tcp_congestion_control="$cc" || return 1
+	done
+}
+
 # topo_hold_netstamp: hold netstamp_needed_key on until topo_cleanup.
 # ping and packet sockets ask for timestamps, which turns the key (a
 # static key in __netif_receive_skb_core) on when the first starts and

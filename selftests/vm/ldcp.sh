@@ -65,7 +65,7 @@ trap 'topo_cleanup' EXIT
 # listener's (the SYN is ECT, which a listener accepts only when its own
 # algorithm needs ECN): every namespace defaults to ldcp.
 sysctl -qw net.ipv4.tcp_allowed_congestion_control="$(sysctl -n net.ipv4.tcp_allowed_congestion_control) ldcp"
-for h in s1 s2 r; do topo_exec $h sysctl -qw net.ipv4.tcp_congestion_control=ldcp; done
+topo_set_cc ldcp s1 s2 r
 
 # setsockopt(TCP_CONGESTION) before connect(), to a listener that set it too
 probe=$(mktemp)
@@ -279,7 +279,7 @@ for sz in 65536 262144 1048576; do
 done
 
 # rmmod while a socket uses ldcp (and no namespace defaults to it)
-for h in s1 s2 r; do topo_exec $h sysctl -qw net.ipv4.tcp_congestion_control=cubic; done
+topo_set_cc cubic s1 s2 r
 topo_iperf_server 5201
 topo_iperf 1 ldcp 3 > /dev/null &
 p=$!
