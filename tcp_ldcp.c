@@ -179,8 +179,9 @@ static u64 ldcp_apply(struct sock *sk, const struct ldcp *ca)
 	else if (!tp->srtt_us)
 		rate = ~0ULL;
 	else if (ca->st.cw < LDCP_ONE)
-		rate = div64_u64(((u64)ca->st.cw * tp->mss_cache * USEC_PER_SEC) >>
-				 LDCP_FRAC_SHIFT, srtt);
+		/* one packet every RTT / cw (2.2) */
+		rate = div64_u64((u64)tp->mss_cache * NSEC_PER_SEC,
+				 max_t(u64, ldcp_gap_ns(ca->st.cw, srtt * NSEC_PER_USEC), 1));
 	else
 		rate = div64_u64((u64)cwnd * tp->mss_cache * USEC_PER_SEC * 6 / 5, srtt);
 	rate = min_t(u64, rate, READ_ONCE(sk->sk_max_pacing_rate));
