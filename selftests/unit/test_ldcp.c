@@ -139,6 +139,8 @@ int main(void)
 	}
 	tap_ok(!ldcp_fs_ack(&st, &P, 9) && st.phase == LDCP_FAST_START && st.cw == PK(10),
 	       "9 of 10 packets acknowledged: still fast start");
+	/* cw = IW all through fast start; set it apart to see the rule act */
+	st.cw = PK(3);
 	tap_ok(ldcp_fs_ack(&st, &P, 10) && st.phase == LDCP_STABLE && st.cw == PK(10) &&
 	       st.exit == LDCP_EXIT_IW,
 	       "the whole IW acknowledged: stable stage, cw = BDP (condition 2)");
