@@ -455,15 +455,16 @@ static struct tcp_congestion_ops tcp_ldcp __read_mostly = {
 };
 
 /*
- * Fast start's ECN field, per packet (section 3.1): TCP has made a data
- * segment ECT (the socket's ECN field; retransmissions and pure ACKs are
- * not-ECT already); clear it unless ldcp_fs_ect() wants the segment
- * ECN-capable.  The segment is a single packet while fast start lasts
- * (ldcp_init() caps sk_gso_max_segs); a larger one is decided by its
- * last packet.  The draft's "last packet of a message" is, in a byte
- * stream, a segment with PSH (the end of a write, or of what the send
- * buffer held) or FIN.  The hook runs in the socket's transmit path: the
- * socket is locked.
+ * Fast start's ECN field, per packet (section 3.1): TCP has made the
+ * segment ECT (the socket's ECN field, which with TCP_CONG_NEEDS_ECN
+ * covers retransmissions and pure ACKs too; pure ACKs pass untouched);
+ * clear it on a data segment unless ldcp_fs_ect() wants it ECN-capable.
+ * The segment is a single packet while fast start lasts (ldcp_init()
+ * caps sk_gso_max_segs); a larger one is decided by its last packet.
+ * The draft's "last packet of a message" is, in a byte stream, a segment
+ * with PSH (the end of a write, of what the send buffer held, or TCP's
+ * push every half of the peer's largest window) or FIN.  The hook runs
+ * in the socket's transmit path: the socket is locked.
  */
 static unsigned int ldcp_fs_out(void *priv, struct sk_buff *skb,
 				const struct nf_hook_state *state)
