@@ -38,7 +38,7 @@ DCTCP_K=${DCTCP_K:-30000}
 CCS="ldcp dctcp cubic"
 RATE_MBIT=100
 TOPO_RATE=${RATE_MBIT}mbit
-RED="red limit 1000000 min 15000 max 45000 avpkt 1500 burst 17 probability 1 ecn bandwidth $TOPO_RATE"
+RED="red limit 1000000 min 15000 max 45000 avpkt 1500 burst 10 probability 1 ecn bandwidth $TOPO_RATE"
 P=/sys/module/tcp_ldcp/parameters
 
 insmod "$top/build/$(uname -r)/tcp_ldcp.ko" bw_mbps=$RATE_MBIT base_rtt_us=1500 || exit 1

@@ -29,7 +29,7 @@ _cc_top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 # cc_red_ldcp: ldcp's leaf at RATE_MBIT
 cc_red_ldcp()
 {
-	echo "red limit 1000000 min 15000 max 45000 avpkt 1500 burst 17" \
+	echo "red limit 1000000 min 15000 max 45000 avpkt 1500 burst 10" \
 		"probability 1 ecn bandwidth ${RATE_MBIT}mbit"
 }
 

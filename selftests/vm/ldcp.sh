@@ -30,13 +30,14 @@ P=/sys/module/tcp_ldcp/parameters
 RATE_MBIT=100
 TOPO_RATE=${RATE_MBIT}mbit
 # WRED/ECN: mark from K_min = 15 KB with probability rising to P_max = 1
-# at K_max = 45 KB, on as short an average as tc's red allows (burst must
-# be at least (2 K_min + K_max) / (3 avpkt))
-RED="red limit 1000000 min 15000 max 45000 avpkt 1500 burst 17 probability 1 ecn bandwidth $TOPO_RATE"
+# at K_max = 45 KB, on as short an average as tc's red allows: burst =
+# K_min / avpkt gives the weight W = 1/2 (ewma 1), about the last two
+# packets; tc refuses a smaller burst
+RED="red limit 1000000 min 15000 max 45000 avpkt 1500 burst 10 probability 1 ecn bandwidth $TOPO_RATE"
 # IW = bw * base RTT = 100 Mbit/s * 1.5 ms = 18750 bytes, 12-13 packets
 IW_ARGS="bw_mbps=$RATE_MBIT base_rtt_us=1500"
 
-ktap_plan 27
+ktap_plan 28
 [ -f "$LDCP_KO" ] && [ -x "$CCSTAT" ] || { echo "Bail out! run make first"; exit 1; }
 ctr() { topo_exec "$1" awk -v k="$2" '$1 == k { print $2 }' /proc/net/tcp_ldcp; }
 
@@ -59,6 +60,9 @@ modprobe -q tcp_diag
 modprobe -q sch_red
 topo_dumbbell 2 $RED || { ktap_fail "setup"; ktap_finished; }
 trap 'topo_cleanup' EXIT
+ewma=$(tc -n "${TOPO}sw" -d qdisc show dev sw-r | sed -n 's/.* red .* ewma \([0-9]*\) .*/\1/p')
+ktap_expect "the red profile averages over about two packets (EWMA weight 1/2)" \
+	"\"${ewma:-none}\" == \"1\"" "ewma ${ewma:-none}"
 # see hpcc.sh: a namespace may default only to an allowed algorithm.
 # ECN is negotiated in the handshake, so ldcp must be the socket's
 # algorithm before connect() (iperf3 3.12 sets -C after it) and the
