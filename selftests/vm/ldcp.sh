@@ -37,7 +37,7 @@ RED="red limit 1000000 min 15000 max 45000 avpkt 1500 burst 10 probability 1 ecn
 # IW = bw * base RTT = 100 Mbit/s * 1.5 ms = 18750 bytes, 12-13 packets
 IW_ARGS="bw_mbps=$RATE_MBIT base_rtt_us=1500"
 
-ktap_plan 28
+ktap_plan 29
 [ -f "$LDCP_KO" ] && [ -x "$CCSTAT" ] || { echo "Bail out! run make first"; exit 1; }
 ctr() { topo_exec "$1" awk -v k="$2" '$1 == k { print $2 }' /proc/net/tcp_ldcp; }
 
@@ -111,6 +111,21 @@ ktap_diag "fast start, IW $IW_PK packets; $(sed -n 1p "$cap"), $(sed -n 3p "$cap
 ktap_diag "first transmissions (N not-ECT, E ECT): ${orig:0:60}..."
 ktap_expect "fast start: the first IW - 1 packets leave not-ECT, the IW-th and all later ones ECT" \
 	"$(echo "$orig" | grep -cE "^N{$((IW_PK - 1))}E{150,}\$") == 1 && $(ctr s2 fs_not_ect) - $e0 == $IW_PK - 1"
+
+# a message shorter than the IW: its last packet is ECN-capable (3.1), the
+# end of the write marked by PSH
+e0=$(ctr s2 fs_not_ect)
+topo_exec sw python3 "$here/../lib/ecn_capture.py" sw-s2 6003 15 > "$cap" &
+cp=$!
+topo_exec r python3 "$here/../lib/ccprobe.py" server ldcp 6003 > "$probe" &
+pp=$!
+sleep 1
+topo_exec s2 python3 "$here/../lib/ccprobe.py" client ldcp 6003 "$TOPO_RCV_IP" 5000 > /dev/null
+wait $pp $cp
+orig=$(sed -n 's/^orig //p' "$cap")
+ktap_diag "a message of 5000 bytes: $orig; fs_not_ect +$(($(ctr s2 fs_not_ect) - e0)); $(cat "$probe")"
+ktap_expect "fast start: a message shorter than the IW leaves not-ECT but for its last packet" \
+	"\"$orig\" == \"NNNE\" && $(ctr s2 fs_not_ect) - $e0 == 3"
 
 l0=$(ctr s2 fs_loss)
 ktap_trace tcp_ldcp/ldcp_update 1
