@@ -17,7 +17,14 @@
 #              instantaneous queue
 #      cubic   fifo of 1000 packets
 #
-# 2. Short flows, one at a time on an empty path of 25 Mbit/s and 20 ms
+# 2. Receivers: two ldcp flows for SECS s on the 100 Mbit/s dumbbell
+#    behind the red profile, against an ldcp receiver, a stock (cubic)
+#    one with ECN negotiated (the sender's tcp_ecn=1, ldcp set after
+#    connect()), and a stock one whose listener refuses ECN because
+#    the sender's SYN is ECT (ldcp its default); goodput, queue, the
+#    share of ECE-marked ACKs, flows without ECN.
+#
+# 3. Short flows, one at a time on an empty path of 25 Mbit/s and 20 ms
 #    (a BDP of 62.5 KB) behind the ldcp profile, GSO off on the sender's
 #    port: REPS (11) flows of each size per round, the algorithms
 #    interleaved (selftests/lib/fct.py); completion time medians.
@@ -116,6 +123,59 @@ for b in dctcp cubic; do
 	     "jain $(bench_ratio "${med[J.ldcp]}" "${med[J.$b]}")," \
 	     "queue p99 $(bench_ratio "${med[QP99.ldcp]}" "${med[QP99.$b]}")"
 done
+
+# receivers: what a stock receiver costs (Documentation/tcp_ldcp.rst,
+# "ECN-Echo"); iperf3 -C sets ldcp after connect(), so the sender's SYN
+# is ECT only where ldcp is its default
+echo
+echo "receivers: 2 ldcp flows for $SECS s, $ROUNDS rounds"
+topo_set_leaf $RED
+topo_exec s1 sysctl -qw net.ipv4.tcp_ecn=1
+declare -A RG RQ RE
+RXS="ldcp stock stock_ect_syn"
+for ((r = 1; r <= ROUNDS; r++)); do
+	for rx in $RXS; do
+		case $rx in
+		ldcp)	topo_set_cc cubic s1; topo_set_cc ldcp r ;;
+		stock)	topo_set_cc cubic s1 r ;;
+		*)	topo_set_cc ldcp s1; topo_set_cc cubic r ;;
+		esac
+		j=$(mktemp) q=$(mktemp)
+		read -r n0 e0 c0 <<< "$(topo_exec s1 awk '$1 == "flows_no_ecn" { n = $2 }
+			$1 == "ece_acks" { e = $2 } $1 == "acks" { a = $2 } END { print n, e, a }' /proc/net/tcp_ldcp)"
+		topo_exec r iperf3 -s -D -1 -p 5201 > /dev/null 2>&1
+		sleep 0.3
+		topo_exec s1 iperf3 -c "$TOPO_RCV_IP" -P 2 -t "$SECS" -C ldcp -J > "$j" 2>&1 &
+		p1=$!
+		sleep 2
+		topo_sample_backlog "$(echo "$SECS - 2.5" | bc -l)" 0.05 "$q"
+		wait $p1
+		read -r n1 e1 c1 <<< "$(topo_exec s1 awk '$1 == "flows_no_ecn" { n = $2 }
+			$1 == "ece_acks" { e = $2 } $1 == "acks" { a = $2 } END { print n, e, a }' /proc/net/tcp_ldcp)"
+		g=$(jq -r '.end.sum_received.bits_per_second / 1e6' "$j")
+		b=$(stat_pct 99 "$q")
+		RG[$rx]="${RG[$rx]} ${g:-0}"
+		RQ[$rx]="${RQ[$rx]} $(echo "$b / 1000" | bc -l)"
+		RE[$rx]="${RE[$rx]} $(echo "100 * ($e1 - $e0) / ($c1 - $c0 + 1)" | bc -l)"
+		printf 'round %d receiver %-13s goodput %5.1f Mbit/s  queue p50 %5.1f KB p99 %5.1f KB  ECE ACKs %d of %d  flows without ECN %d\n' \
+			"$r" "$rx" "${g:-0}" "$(echo "$(stat_pct 50 "$q") / 1000" | bc -l)" \
+			"$(echo "$b / 1000" | bc -l)" $((e1 - e0)) $((c1 - c0)) $((n1 - n0))
+		rm -f "$j" "$q"
+	done
+done
+echo
+echo "receivers: medians over $ROUNDS rounds (min..max)"
+printf '%-14s %-20s %-20s %-20s\n' receiver "goodput Mbit/s" "queue p99 KB" "ECE ACKs %"
+for rx in $RXS; do
+	line=$(printf '%-14s' "$rx")
+	for k in RG RQ RE; do
+		eval "v=\${$k[$rx]}"
+		read -r m lo hi <<< "$(echo "$v" | bench_med)"
+		line="$line $(printf '%-20s' "$m ($lo..$hi)")"
+	done
+	echo "$line"
+done
+topo_exec s1 sysctl -qw net.ipv4.tcp_ecn=2
 
 # short flows
 config ldcp
