@@ -97,16 +97,25 @@ table bridge ldcpt {
 }
 EOF
 nftc() { topo_exec sw nft list chain bridge ldcpt f | grep "$1" | sed -n 's/.*counter packets \([0-9]*\).*/\1/p'; }
-e0=$(ctr s2 fs_not_ect)
 cap=$(mktemp)
-topo_exec sw python3 "$here/../lib/ecn_capture.py" sw-s2 6002 30 > "$cap" &
-cp=$!
-topo_exec r python3 "$here/../lib/ccprobe.py" server ldcp 6002 > "$probe" &
-pp=$!
-sleep 1
-topo_exec s2 python3 "$here/../lib/ccprobe.py" client ldcp 6002 "$TOPO_RCV_IP" 300000 > /dev/null
-wait $pp $cp
-orig=$(sed -n 's/^orig //p' "$cap")
+# fs_flow PORT BYTES: one ldcp flow of BYTES from s2, its packets' ECN
+# fields captured on the switch's port from s2 into $cap; sets e0 to
+# s2's fs_not_ect before it and orig to the fields in sequence order
+fs_flow()
+{
+	local cp pp
+
+	e0=$(ctr s2 fs_not_ect)
+	topo_exec sw python3 "$here/../lib/ecn_capture.py" sw-s2 "$1" 30 > "$cap" &
+	cp=$!
+	topo_exec r python3 "$here/../lib/ccprobe.py" server ldcp "$1" > "$probe" &
+	pp=$!
+	sleep 1
+	topo_exec s2 python3 "$here/../lib/ccprobe.py" client ldcp "$1" "$TOPO_RCV_IP" "$2" > /dev/null
+	wait $pp $cp
+	orig=$(sed -n 's/^orig //p' "$cap")
+}
+fs_flow 6002 300000
 ktap_diag "fast start, IW $IW_PK packets; $(sed -n 1p "$cap"), $(sed -n 3p "$cap"); fs_not_ect +$(($(ctr s2 fs_not_ect) - e0)); $(cat "$probe")"
 ktap_diag "first transmissions (N not-ECT, E ECT): ${orig:0:60}..."
 ktap_expect "fast start: the first IW - 1 packets leave not-ECT, the IW-th and all later ones ECT" \
@@ -114,15 +123,7 @@ ktap_expect "fast start: the first IW - 1 packets leave not-ECT, the IW-th and a
 
 # a message shorter than the IW: its last packet is ECN-capable (3.1), the
 # end of the write marked by PSH
-e0=$(ctr s2 fs_not_ect)
-topo_exec sw python3 "$here/../lib/ecn_capture.py" sw-s2 6003 15 > "$cap" &
-cp=$!
-topo_exec r python3 "$here/../lib/ccprobe.py" server ldcp 6003 > "$probe" &
-pp=$!
-sleep 1
-topo_exec s2 python3 "$here/../lib/ccprobe.py" client ldcp 6003 "$TOPO_RCV_IP" 5000 > /dev/null
-wait $pp $cp
-orig=$(sed -n 's/^orig //p' "$cap")
+fs_flow 6003 5000
 ktap_diag "a message of 5000 bytes: $orig; fs_not_ect +$(($(ctr s2 fs_not_ect) - e0)); $(cat "$probe")"
 ktap_expect "fast start: a message shorter than the IW leaves not-ECT but for its last packet" \
 	"\"$orig\" == \"NNNE\" && $(ctr s2 fs_not_ect) - $e0 == 3"
