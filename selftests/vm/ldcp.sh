@@ -37,7 +37,7 @@ RED="red limit 1000000 min 15000 max 45000 avpkt 1500 burst 10 probability 1 ecn
 # IW = bw * base RTT = 100 Mbit/s * 1.5 ms = 18750 bytes, 12-13 packets
 IW_ARGS="bw_mbps=$RATE_MBIT base_rtt_us=1500"
 
-ktap_plan 29
+ktap_plan 30
 [ -f "$LDCP_KO" ] && [ -x "$CCSTAT" ] || { echo "Bail out! run make first"; exit 1; }
 ctr() { topo_exec "$1" awk -v k="$2" '$1 == k { print $2 }' /proc/net/tcp_ldcp; }
 
@@ -244,9 +244,19 @@ topo_iperf_server 5201
 topo_exec s1 iperf3 -c "$TOPO_RCV_IP" -P 32 -t 8 -i 1 -J > "$j" 2>&1 &
 p1=$!
 sleep 4.5
+# the senders' state meanwhile: below one packet, one packet per RTT / cw
+cs=$(mktemp)
+for i in 1 2 3 4 5 6; do topo_exec s1 "$CCSTAT" --json ldcp; sleep 0.3; done > "$cs" &
+csp=$!
 topo_measure 3 "$q" > /dev/null
 wait $p1
 rc=$?
+wait $csp
+# stable flows below one packet, and those paced at cw * MSS / srtt
+# within 15% (the rate is set per ACK, the dump reads it between two;
+# MSS 1448: MTU 1500 with timestamps)
+read -r nb nok <<< "$(jq -rs --argjson mss 1448 '[.[][] | select(.phase == "stable" and .cw < 1 and .rtt_us > 0) |
+	.pacing_rate / (.cw * $mss * 1e6 / .rtt_us)] | "\(length) \(map(select(. > 0.85 and . < 1.15)) | length)"' "$cs")"
 to=$(($(topo_exec s1 nstat -az TcpExtTCPTimeouts | awk '$1 == "TcpExtTCPTimeouts" { print $2 }') - to0))
 jain=$(jq -r '[.end.streams[].sender.bits_per_second] | (add * add) / (length * (map(. * .) | add))' "$j")
 jain4=$(jq -r '[.intervals[4:8][].streams | map(.bytes)] | transpose | map(add) |
@@ -256,6 +266,9 @@ qp99=$(stat_pct 99 "$q")
 ktap_diag "32 flows: $tput Mbit/s, Jain $jain (last 4 s: $jain4), queue p50 $(stat_pct 50 "$q") p99 $qp99 bytes, ACKs below one packet +$(($(ctr s1 below_one) - b0)), timeouts $to, retransmits $(jq -r '.end.sum_sent.retransmits' "$j")"
 ktap_expect "32 flows: all complete at more than half the link" "$rc == 0 && ${tput:-0} > $((RATE_MBIT / 2))"
 ktap_expect "32 flows: cw below one packet is in use" "$(ctr s1 below_one) - $b0 > 0"
+ktap_diag "32 flows: $nb readings below one packet in 6 dumps, $nok of them paced at cw * MSS / srtt (+-15%)"
+ktap_expect "32 flows: below one packet, one packet per RTT / cw (the pacing rate)" \
+	"${nb:-0} >= 5 && ${nok:-0} >= 0.9 * ${nb:-0}"
 ktap_expect "32 flows: fewer than 32 timeouts in 8 s, p99 queue below 2 K_max (90 KB)" \
 	"$to < 32 && $qp99 < 90000"
 # With the draft's gamma as the increase below one packet, flows
