@@ -131,16 +131,7 @@ echo
 echo "medians over $ROUNDS rounds (min..max)"
 printf '%-6s %-20s %-20s %-20s %-20s %-20s\n' cc "utilisation %" "queue p99 us" "rtt p99 ms" "jain %" "late flow s"
 declare -gA med
-for cc in $CCS; do
-	line=$(printf '%-6s' "$cc")
-	for k in U QP99 RP99 JAIN CONV; do
-		eval "v=\${$k[$cc]}"
-		read -r m lo hi <<< "$(echo "$v" | bench_med)"
-		med[$k.$cc]=$m
-		line="$line $(printf '%-20s' "$m ($lo..$hi)")"
-	done
-	echo "$line"
-done
+for cc in $CCS; do bench_row 6 "$cc" U QP99 RP99 JAIN CONV; done
 for b in dctcp cubic; do
 	case " $CCS " in *" $b "*) ;; *) continue ;; esac
 	echo "hpcc / $b: utilisation $(echo "${med[U.hpcc]} / ${med[U.$b]}" | bc -l | xargs printf %.3f)," \

@@ -55,6 +55,12 @@ topo_dumbbell 1 $RED || exit 1
 sysctl -qw net.ipv4.tcp_allowed_congestion_control="$(sysctl -n net.ipv4.tcp_allowed_congestion_control) ldcp dctcp"
 
 nstat1() { topo_exec s1 nstat -az "$1" | awk -v k="$1" '$1 == k { print $2 }'; }
+# ldcp_ctrs: s1's tcp_ldcp counters flows_no_ecn, ece_acks and acks
+ldcp_ctrs()
+{
+	topo_exec s1 awk '$1 == "flows_no_ecn" { n = $2 } $1 == "ece_acks" { e = $2 }
+		$1 == "acks" { a = $2 } END { print n, e, a }' /proc/net/tcp_ldcp
+}
 
 # config CC: the bottleneck's leaf for CC, and CC the default on both
 # ends (ECN is negotiated in the handshake, before iperf3 sets -C)
@@ -108,16 +114,7 @@ echo "$N flows: medians over $ROUNDS rounds (min..max)"
 printf '%-6s %-20s %-20s %-20s %-20s %-20s %-20s\n' cc "goodput Mbit/s" "jain %" "jain last 4 s %" \
 	"queue p99 KB" "timeouts" "retransmits"
 declare -A med
-for cc in $CCS; do
-	line=$(printf '%-6s' "$cc")
-	for k in G J J4 QP99 TO RX; do
-		eval "v=\${$k[$cc]}"
-		read -r m lo hi <<< "$(echo "$v" | bench_med)"
-		med[$k.$cc]=$m
-		line="$line $(printf '%-20s' "$m ($lo..$hi)")"
-	done
-	echo "$line"
-done
+for cc in $CCS; do bench_row 6 "$cc" G J J4 QP99 TO RX; done
 for b in dctcp cubic; do
 	echo "ldcp / $b: goodput $(bench_ratio "${med[G.ldcp]}" "${med[G.$b]}")," \
 	     "jain $(bench_ratio "${med[J.ldcp]}" "${med[J.$b]}")," \
@@ -141,8 +138,7 @@ for ((r = 1; r <= ROUNDS; r++)); do
 		*)	topo_set_cc ldcp s1; topo_set_cc cubic r ;;
 		esac
 		j=$(mktemp) q=$(mktemp)
-		read -r n0 e0 c0 <<< "$(topo_exec s1 awk '$1 == "flows_no_ecn" { n = $2 }
-			$1 == "ece_acks" { e = $2 } $1 == "acks" { a = $2 } END { print n, e, a }' /proc/net/tcp_ldcp)"
+		read -r n0 e0 c0 <<< "$(ldcp_ctrs)"
 		topo_exec r iperf3 -s -D -1 -p 5201 > /dev/null 2>&1
 		sleep 0.3
 		topo_exec s1 iperf3 -c "$TOPO_RCV_IP" -P 2 -t "$SECS" -C ldcp -J > "$j" 2>&1 &
@@ -150,8 +146,7 @@ for ((r = 1; r <= ROUNDS; r++)); do
 		sleep 2
 		topo_sample_backlog "$(echo "$SECS - 2.5" | bc -l)" 0.05 "$q"
 		wait $p1
-		read -r n1 e1 c1 <<< "$(topo_exec s1 awk '$1 == "flows_no_ecn" { n = $2 }
-			$1 == "ece_acks" { e = $2 } $1 == "acks" { a = $2 } END { print n, e, a }' /proc/net/tcp_ldcp)"
+		read -r n1 e1 c1 <<< "$(ldcp_ctrs)"
 		g=$(jq -r '.end.sum_received.bits_per_second / 1e6' "$j")
 		b=$(stat_pct 99 "$q")
 		RG[$rx]="${RG[$rx]} ${g:-0}"
@@ -166,15 +161,7 @@ done
 echo
 echo "receivers: medians over $ROUNDS rounds (min..max)"
 printf '%-14s %-20s %-20s %-20s\n' receiver "goodput Mbit/s" "queue p99 KB" "ECE ACKs %"
-for rx in $RXS; do
-	line=$(printf '%-14s' "$rx")
-	for k in RG RQ RE; do
-		eval "v=\${$k[$rx]}"
-		read -r m lo hi <<< "$(echo "$v" | bench_med)"
-		line="$line $(printf '%-20s' "$m ($lo..$hi)")"
-	done
-	echo "$line"
-done
+for rx in $RXS; do bench_row 14 "$rx" RG RQ RE; done
 topo_exec s1 sysctl -qw net.ipv4.tcp_ecn=2
 
 # short flows

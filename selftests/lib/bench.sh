@@ -17,3 +17,22 @@ bench_ratio()
 {
 	awk -v a="$1" -v b="$2" 'BEGIN { if (b + 0 == 0) print "-"; else printf "%.3f\n", a / b }'
 }
+
+# bench_row WIDTH ROW ARRAY...: ROW, left-aligned in WIDTH columns, then
+# for each associative ARRAY the "median (min..max)" of ${ARRAY[ROW]}
+# (numbers, space separated) in 20 columns.  Each median also goes to
+# med[ARRAY.ROW], the caller's associative array med (declare -A).
+bench_row()
+{
+	local w=$1 row=$2 a v m lo hi line
+
+	shift 2
+	line=$(printf "%-${w}s" "$row")
+	for a in "$@"; do
+		eval "v=\${$a[\$row]}"
+		read -r m lo hi <<< "$(echo "$v" | bench_med)"
+		med[$a.$row]=$m
+		line="$line $(printf '%-20s' "$m ($lo..$hi)")"
+	done
+	echo "$line"
+}
