@@ -31,6 +31,7 @@
 
 #include "csig.h"
 #include "csig_opt_api.h"
+#include "gso_cap.h"
 #include "hpcc.h"
 #include "range_param.h"
 
@@ -153,8 +154,7 @@ struct hpcc {
 	u32	info_delivered;	/* tp->delivered at info_ns */
 	u32	w_ai;		/* this flow's W_ai, bytes */
 	u32	pd_last;	/* the previous PD sample, ns (input std) */
-	u16	gso_dev;	/* sk_gso_max_segs as the route set it */
-	u16	gso_set;	/* ... and as hpcc last set it */
+	struct gso_cap gso;	/* hpcc's cap on sk_gso_max_segs */
 	u8	negotiated;
 	u8	fallback;	/* Reno now; SRC_* of the last sample */
 	u8	source;
@@ -230,21 +230,16 @@ static u64 hpcc_pacing(u32 w, u64 t_ns)
  */
 static void hpcc_cap_tso(struct sock *sk, struct hpcc *ca, u64 rate)
 {
-	const struct tcp_sock *tp = tcp_sk(sk);
-	u32 segs;
+	u32 segs = 0;
 
-	if (sk->sk_gso_max_segs != ca->gso_set)
-		ca->gso_dev = sk->sk_gso_max_segs;
-	segs = ca->gso_dev;
 	if (READ_ONCE(tso_cap.val)) {
-		u32 burst = div_u64(rate >> READ_ONCE(sk->sk_pacing_shift), tp->mss_cache);
+		u32 burst = div_u64(rate >> READ_ONCE(sk->sk_pacing_shift),
+				    tcp_sk(sk)->mss_cache);
 
 		/* 2 or more, unless the device allows fewer */
-		segs = min(segs, max(burst, 2U));
+		segs = max(burst, 2U);
 	}
-	ca->gso_set = segs;
-	if (sk->sk_gso_max_segs != segs)
-		WRITE_ONCE(sk->sk_gso_max_segs, segs);
+	sk_gso_cap(sk, &ca->gso, segs);
 }
 
 static void hpcc_set_pacing(struct sock *sk, u64 rate)
@@ -275,8 +270,7 @@ static void hpcc_init(struct sock *sk)
 	u32 w_init;
 
 	memset(ca, 0, sizeof(*ca));
-	ca->gso_dev = sk->sk_gso_max_segs;
-	ca->gso_set = sk->sk_gso_max_segs;
+	gso_cap_init(&ca->gso, sk->sk_gso_max_segs);
 	ca->shift_saved = sk->sk_pacing_shift;
 	ca->negotiated = csig_opt_negotiated(sk);
 	ca->info_ns = ktime_get_ns();
@@ -478,12 +472,11 @@ static u32 hpcc_undo_cwnd(struct sock *sk)
 /* Another algorithm takes the socket: TSO and pacing as they were. */
 static void hpcc_release(struct sock *sk)
 {
-	const struct hpcc *ca = inet_csk_ca(sk);
+	struct hpcc *ca = inet_csk_ca(sk);
 
 	if (!ca->info_ns)
 		return;
-	if (sk->sk_gso_max_segs == ca->gso_set)
-		WRITE_ONCE(sk->sk_gso_max_segs, ca->gso_dev);
+	sk_gso_cap(sk, &ca->gso, 0);
 	WRITE_ONCE(sk->sk_pacing_shift, ca->shift_saved);
 }
 
