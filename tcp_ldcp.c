@@ -38,6 +38,7 @@
 #include <net/inet_ecn.h>
 #include <net/netns/generic.h>
 
+#include "gso_cap.h"
 #include "ldcp.h"
 #include "range_param.h"
 
@@ -132,7 +133,7 @@ struct ldcp {
 	u32	prior_rcv_nxt;	/* receiver: rcv_nxt at the last CE event */
 	u32	acks;
 	u32	ece_acks;
-	u16	gso_max_segs;	/* the socket's, while fast start caps it */
+	struct gso_cap gso;	/* fast start's cap on sk_gso_max_segs */
 	u8	ece;		/* the ACK being processed had ECE */
 	u8	ce_state;	/* receiver: the last segment had CE */
 	u8	in_loss;	/* the loss response of this episode is taken */
@@ -220,8 +221,8 @@ static void ldcp_init(struct sock *sk)
 		 */
 		if ((tp->ecn_flags & TCP_ECN_OK) && READ_ONCE(fs_not_ect.val)) {
 			ca->fs_ect = 1;
-			ca->gso_max_segs = sk->sk_gso_max_segs;
-			sk->sk_gso_max_segs = 1;
+			gso_cap_init(&ca->gso, sk->sk_gso_max_segs);
+			sk_gso_cap(sk, &ca->gso, 1);
 		}
 	} else {
 		ca->st.cw = ldcp_clamp((u64)tcp_snd_cwnd(tp) << LDCP_FRAC_SHIFT, LDCP_ONE);
@@ -239,12 +240,16 @@ static u32 ldcp_acked(const struct sock *sk, const struct ldcp *ca)
 	return (tp->snd_una - ca->isn) / max(tp->mss_cache, 1U);
 }
 
-/* Fast start ended: TSO as before, every packet ECT from now on. */
+/*
+ * Fast start ended: TSO as the device allows, every packet ECT from now
+ * on.  A new route during fast start (sk_setup_caps()) has already given
+ * the socket its device's limit, which stays.
+ */
 static void ldcp_fs_end(struct sock *sk, struct ldcp *ca)
 {
 	if (ca->fs_ect) {
 		ca->fs_ect = 0;
-		sk->sk_gso_max_segs = ca->gso_max_segs;
+		sk_gso_cap(sk, &ca->gso, 0);
 	}
 }
 
