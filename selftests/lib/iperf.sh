@@ -13,13 +13,36 @@ iperf_ramp()
 
 # iperf_jain2 FILE1 FILE2 LATE FROM N: the lowest Jain fairness index of
 # two flows over N windows of 1 s, the second flow started LATE s after
-# the first, the windows from FROM s of the second flow's time on
+# the first, the windows from FROM s of the second flow's time on; each
+# report's intervals may be 0.1 s or 0.5 s long (as long as 1 s holds a
+# whole number of them)
 iperf_jain2()
 {
-	jq -s -r --argjson o $(($3 * 2)) --argjson from "$4" --argjson n "$5" '
-		[.[0].intervals[].sum.bits_per_second] as $a |
-		[.[1].intervals[].sum.bits_per_second] as $b |
+	jq -s -r --argjson late "$3" --argjson from "$4" --argjson n "$5" '
+		def persec: (1 / .intervals[0].sum.seconds | round) as $g |
+			[.intervals[].sum.bits_per_second] as $v |
+			[range(0; ($v | length) / $g | floor) |
+			 $v[. * $g:(. + 1) * $g] | add / $g];
+		(.[0] | persec) as $a | (.[1] | persec) as $b |
 		[range($from; $from + $n) |
-		 [$a[$o + 2*.] + $a[$o + 2*. + 1], $b[2*.] + $b[2*. + 1]] |
+		 [$a[$late + .], $b[.]] |
 		 (add * add) / (2 * (map(. * .) | add))] | min' "$1" "$2"
+}
+
+# iperf_settle FILE SHARE FRACTION HOLD: the end (s) of the flow's first
+# interval from which its rate, averaged over 0.5 s, stays at FRACTION of
+# SHARE Mbit/s or more for HOLD s (every 0.5 s window that starts in the
+# HOLD s from that interval on); 99 when there is none.  With 0.1 s
+# intervals it resolves a ramp to 0.1 s, and a slow start's overshoot
+# that falls back does not count.
+iperf_settle()
+{
+	jq -r --argjson f "$2" --argjson x "$3" --argjson h "$4" '
+		[.intervals[].sum] as $iv | ($iv[0].seconds) as $d |
+		(0.5 / $d | round) as $w | ($h / $d | round) as $k |
+		[range(0; ($iv | length) - $w + 1) as $j | $iv[$j:$j + $w] |
+		 (map(.bits_per_second) | add) / $w / 1e6] as $ma |
+		[range(0; ($ma | length) - $k) as $i |
+		 select($ma[$i:$i + $k + 1] | all(. >= $x * $f)) | $iv[$i].end] |
+		first // 99' "$1"
 }
