@@ -11,7 +11,9 @@
 #   make check                 userspace tests, then the VM suite per kernel
 #   make bench                 the evaluation (Documentation/results.rst):
 #                              BPF programs' cost per packet (host), the
-#                              scenarios (VM), the cost per ACK (VM)
+#                              scenarios (VM), the cost per ACK (VM);
+#                              BENCH="hpcc ..." some of them, ROUNDS=N
+#                              rounds of each instead of its default
 #   make lint                  checkpatch --strict, sparse (C=2) and W=1
 #   make fuzz                  libFuzzer targets (FUZZ_RUNS executions each)
 #   make install [KVER=..]     install the modules (default: running kernel)
@@ -100,13 +102,15 @@ bench: unit modules
 	if [ -z "$(BENCH)" ] || [ -n "$$scen" ]; then \
 		echo "  BENCH   booting $(BENCH_KVER) for selftests/bench"; \
 		$(TOP)/tools/vm/run -k $(BENCH_KVER) -o $(BUILD)/bench -t 2700 \
-			$(TOP)/selftests/bench/run.sh $$scen || rc=1; \
+			$(TOP)/selftests/bench/run.sh $(if $(ROUNDS),ROUNDS=$(ROUNDS)) \
+			$$scen || rc=1; \
 		cat $(BUILD)/bench/*.txt 2>/dev/null; \
 	fi; \
 	if [ -z "$(BENCH)" ] || [ -n "$(filter ackcost,$(BENCH))" ]; then \
 		echo "  BENCH   booting $(BENCH_KVER) with one vCPU for selftests/bench/ackcost.sh"; \
 		$(TOP)/tools/vm/run -k $(BENCH_KVER) -c 1 -o $(BUILD)/bench/ackcost -t 900 \
-			$(TOP)/selftests/bench/run.sh ackcost || rc=1; \
+			$(TOP)/selftests/bench/run.sh $(if $(ROUNDS),ROUNDS=$(ROUNDS)) \
+			ackcost || rc=1; \
 		cat $(BUILD)/bench/ackcost/*.txt 2>/dev/null; \
 	fi; \
 	res=$$(ls -d $(BUILD)/bench/results $(BUILD)/bench/ackcost/results 2>/dev/null); \
