@@ -30,7 +30,7 @@ top=$(cd "$here/../.." && pwd)
 . "$here/../lib/bench.sh"
 . "$here/../lib/iperf.sh"
 
-ROUNDS=${ROUNDS:-5}
+ROUNDS=${ROUNDS:-3}
 SECS=${SECS:-12}
 LATE=${LATE:-3}
 # bottleneck rates, Mbit/s: at 100 the link is the bottleneck; at 200 two
