@@ -88,6 +88,9 @@ unit: tools
 BENCH_KVER ?= $(firstword $(KVERS))
 # Debian's, with python3-matplotlib (make deps), whatever python3 is first in PATH
 BENCH_PYTHON ?= /usr/bin/python3
+# settings for every benchmark, as run.sh's arguments: the guest gets no
+# environment from the host
+BENCH_SET = $(if $(ROUNDS),ROUNDS=$(ROUNDS))
 bench: unit modules
 	@echo "  BENCH   BPF programs, ns per packet (host)"
 	@if [ "$$(stat -f -c %T /sys/fs/bpf 2>/dev/null)" = bpf_fs ]; then \
@@ -102,15 +105,13 @@ bench: unit modules
 	if [ -z "$(BENCH)" ] || [ -n "$$scen" ]; then \
 		echo "  BENCH   booting $(BENCH_KVER) for selftests/bench"; \
 		$(TOP)/tools/vm/run -k $(BENCH_KVER) -o $(BUILD)/bench -t 2700 \
-			$(TOP)/selftests/bench/run.sh $(if $(ROUNDS),ROUNDS=$(ROUNDS)) \
-			$$scen || rc=1; \
+			$(TOP)/selftests/bench/run.sh $(BENCH_SET) $$scen || rc=1; \
 		cat $(BUILD)/bench/*.txt 2>/dev/null; \
 	fi; \
 	if [ -z "$(BENCH)" ] || [ -n "$(filter ackcost,$(BENCH))" ]; then \
 		echo "  BENCH   booting $(BENCH_KVER) with one vCPU for selftests/bench/ackcost.sh"; \
 		$(TOP)/tools/vm/run -k $(BENCH_KVER) -c 1 -o $(BUILD)/bench/ackcost -t 900 \
-			$(TOP)/selftests/bench/run.sh $(if $(ROUNDS),ROUNDS=$(ROUNDS)) \
-			ackcost || rc=1; \
+			$(TOP)/selftests/bench/run.sh $(BENCH_SET) ackcost || rc=1; \
 		cat $(BUILD)/bench/ackcost/*.txt 2>/dev/null; \
 	fi; \
 	res=$$(ls -d $(BUILD)/bench/results $(BUILD)/bench/ackcost/results 2>/dev/null); \
