@@ -91,10 +91,10 @@ config()	# config CC: the leaf and the CSIG roles for CC
 # with it and 90.9% without, 94.9% and 94.7% for dctcp.
 run()
 {
-	local cc=$1 ping=$2 j1 j2 q0 q1 pg pp= p1 p2 ts0 ts1 m a b jn
+	local cc=$1 ping=$2 j1 j2 q0 q1 pg rt pp= p1 p2 ts0 ts1 m a b jn
 
 	config "$cc"
-	j1=$(mktemp) j2=$(mktemp) q0=$(mktemp) q1=$(mktemp) pg=$(mktemp)
+	j1=$(mktemp) j2=$(mktemp) q0=$(mktemp) q1=$(mktemp) pg=$(mktemp) rt=$(mktemp)
 	topo_exec r iperf3 -s -D -1 -p 5201 > /dev/null 2>&1
 	topo_exec r iperf3 -s -D -1 -p 5202 > /dev/null 2>&1
 	sleep 0.3
@@ -112,7 +112,9 @@ run()
 		-i 0.1 -J > "$j2" 2>&1 &
 	p2=$!
 	sleep 2
-	# measured: from LATE + 2 s to SECS - 1 s
+	# measured: from LATE + 2 s to SECS - 1 s.  The port model is read
+	# in both runs, so that the ping's run starts the same processes at
+	# the same times as the measured one.
 	m=$((SECS - LATE - 3))
 	sx sw --json show sw-r > "$q0"
 	ts0=$(topo_tx_stamp)
@@ -123,9 +125,9 @@ run()
 	if [ "$ping" = 1 ]; then
 		sed -n 's/^\[\([0-9.]*\)\].*time=\([0-9.]*\) ms/\1 \2/p' "$pg" |
 			awk -v a="${ts0#* }" -v b="${ts1#* }" \
-			'$1 * 1e9 >= a && $1 * 1e9 <= b { print $2 }' > "$q0"
-		RP50[$cc]+=" $(stat_pct 50 "$q0")"
-		RP99[$cc]+=" $(stat_pct 99 "$q0")"
+			'$1 * 1e9 >= a && $1 * 1e9 <= b { print $2 }' > "$rt"
+		RP50[$cc]+=" $(stat_pct 50 "$rt")"
+		RP99[$cc]+=" $(stat_pct 99 "$rt")"
 	else
 		U[$cc]+=" $(echo "100 * $(topo_util "$ts0" "$ts1" $RATE_MBIT)" | bc -l)"
 		read -r _ a b _ <<< "$("$QH" "$q0" "$q1" 50 99)"
@@ -136,7 +138,7 @@ run()
 		JAIN[$cc]+=" $(echo "100 * ${jn:-0}" | bc -l)"
 		CONV[$cc]+=" $(iperf_settle "$j2" "$(echo "$RATE_MBIT * 0.95 / 2" | bc -l)" 0.8 1)"
 	fi
-	rm -f "$j1" "$j2" "$q0" "$q1" "$pg"
+	rm -f "$j1" "$j2" "$q0" "$q1" "$pg" "$rt"
 }
 
 last() { echo "${!1}" | awk '{ print $NF }'; }
