@@ -69,6 +69,10 @@ static struct range_param pacing_shift = { 12, 8, 16 };
 module_param_cb(pacing_shift, &range_ops, &pacing_shift, 0644);
 MODULE_PARM_DESC(pacing_shift,
 		 "sk_pacing_shift of hpcc sockets: TSO bursts of rate / 2^shift seconds (8..16, default 12)");
+static struct range_param grow_pct = { 90, 0, 100 };
+module_param_cb(grow_pct, &range_ops, &grow_pct, 0644);
+MODULE_PARM_DESC(grow_pct,
+		 "W grows past Wc only after the flow delivered this per cent of Wc / T in a round; 0: always, as the draft (0..100, default 90)");
 static struct range_param tso_cap = { 1, 0, 1 };
 module_param_cb(tso_cap, &range_ops, &tso_cap, 0644);
 MODULE_PARM_DESC(tso_cap,
@@ -122,12 +126,14 @@ enum {
 	C_FALLBACKS,		/* telemetry went stale: fell back to Reno */
 	C_RESUMES,		/* telemetry came back after a fallback */
 	C_FALLBACK_ACKS,	/* ACKs handled by the fallback */
+	C_COMMITS_HELD,		/* commits that kept W at Wc (grow_pct) */
 	C_NR,
 };
 
 static const char * const counter_names[C_NR] = {
 	"flows", "flows_no_csig", "samples_u", "samples_std", "commits",
 	"commits_mi", "fallbacks", "resumes", "fallback_acks",
+	"commits_held",
 };
 
 struct hpcc_net {
@@ -151,9 +157,11 @@ struct hpcc {
 	struct hpcc_state st;
 	u64	info_ns;	/* newest telemetry (or the flow's start) */
 	u64	seen_ns[2];	/* arrival of the samples used: U or PD, ABW/C */
+	u64	use_ns;		/* the last commit (hpcc_w_used()) */
 	u32	info_delivered;	/* tp->delivered at info_ns */
 	u32	w_ai;		/* this flow's W_ai, bytes */
 	u32	pd_last;	/* the previous PD sample, ns (input std) */
+	u32	use_delivered;	/* tp->delivered at use_ns */
 	struct gso_cap gso;	/* hpcc's cap on sk_gso_max_segs */
 	u8	negotiated;
 	u8	fallback;	/* Reno now; SRC_* of the last sample */
@@ -207,6 +215,8 @@ static void hpcc_params(const struct sock *sk, const struct hpcc *ca,
 	p->eta = READ_ONCE(eta.val) * HPCC_FRAC_ONE / 100;
 	p->max_stage = READ_ONCE(max_stage.val);
 	p->commit_samples = READ_ONCE(commit_samples.val);
+	p->grow_pct = READ_ONCE(grow_pct.val);
+	p->w_used = 0;		/* hpcc_update() measures it */
 	p->w_ai = ca->w_ai;
 	p->w_min = max(mss / 8, 64U);
 	p->w_max = max(hpcc_w_line(sk, max_t(u64, p->t_ns, (u64)(tp->srtt_us >> 3) *
@@ -274,6 +284,8 @@ static void hpcc_init(struct sock *sk)
 	ca->shift_saved = sk->sk_pacing_shift;
 	ca->negotiated = csig_opt_negotiated(sk);
 	ca->info_ns = ktime_get_ns();
+	ca->use_ns = ca->info_ns;
+	ca->use_delivered = tp->delivered;
 	ca->info_delivered = tp->delivered;
 	cmpxchg(&sk->sk_pacing_status, SK_PACING_NONE, SK_PACING_NEEDED);
 	/*
@@ -364,6 +376,26 @@ static void hpcc_reno(struct sock *sk, const struct rate_sample *rs)
 	hpcc_set_pacing(sk, rate);
 }
 
+/*
+ * What this flow used since the last commit, as a window: its delivery
+ * rate over that time * T, bytes (hpcc_may_grow()).  An average over the
+ * round rather than TCP's per-ACK rate samples: a host that sends in
+ * bursts after a stall delivers at the line rate within a burst, and
+ * its samples show a use that its average does not have.
+ */
+static u32 hpcc_w_used(const struct sock *sk, const struct hpcc *ca,
+		       u64 now, u64 t_ns)
+{
+	const struct tcp_sock *tp = tcp_sk(sk);
+	u64 dt = now > ca->use_ns ? div_u64(now - ca->use_ns, NSEC_PER_USEC) : 0, w;
+
+	if (!dt)
+		return 0;
+	w = div64_u64((u64)(tp->delivered - ca->use_delivered) * tp->mss_cache *
+		      div_u64(t_ns, NSEC_PER_USEC), dt);
+	return min_t(u64, w, U32_MAX);
+}
+
 static void hpcc_update(struct sock *sk, const struct rate_sample *rs)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
@@ -385,6 +417,7 @@ static void hpcc_update(struct sock *sk, const struct rate_sample *rs)
 		return;
 	}
 	hpcc_params(sk, ca, &p);
+	p.w_used = hpcc_w_used(sk, ca, now, p.t_ns);
 	src = hpcc_sample(sk, ca, p.t_ns, &u, &ts);
 	if (src) {
 		ca->source = src;
@@ -417,19 +450,24 @@ static void hpcc_update(struct sock *sk, const struct rate_sample *rs)
 		trace_hpcc_update(inet_sk(sk)->inet_num, ntohs(inet_sk(sk)->inet_dport),
 				  ca->st.U, tcp_snd_cwnd(tp) * tp->mss_cache, ca->st.wc,
 				  ca->st.inc_stage, READ_ONCE(sk->sk_pacing_rate),
-				  false, false, src_names[SRC_NONE]);
+				  false, false, false, src_names[SRC_NONE]);
 		return;
 	}
 	hpcc_new_ack(&ca->st, &p, tp->snd_una, tp->snd_nxt);
 	if (ca->st.committed) {
+		ca->use_ns = now;
+		ca->use_delivered = tp->delivered;
 		count(sk, C_COMMITS);
 		if (ca->st.mi)
 			count(sk, C_COMMITS_MI);
+		if (ca->st.held)
+			count(sk, C_COMMITS_HELD);
 	}
 	rate = hpcc_apply(sk, ca, p.t_ns);
 	trace_hpcc_update(inet_sk(sk)->inet_num, ntohs(inet_sk(sk)->inet_dport),
 			  ca->st.U, ca->st.W, ca->st.wc, ca->st.inc_stage, rate,
-			  ca->st.committed, ca->st.mi, src_names[ca->source]);
+			  ca->st.committed, ca->st.mi, ca->st.held,
+			  src_names[ca->source]);
 }
 
 /* 6.10 added the ACK and flags (Kbuild tests the header) */
@@ -500,7 +538,8 @@ static size_t hpcc_get_info(struct sock *sk, u32 ext, int *attr,
 		     ca->source == SRC_STD ? HPCC_DIAG_SRC_STD : HPCC_DIAG_SRC_U;
 	hi->flags = (ca->negotiated ? HPCC_DIAG_F_NEGOTIATED : 0) |
 		    (ca->st.have_sample ? HPCC_DIAG_F_SAMPLED : 0) |
-		    (ca->st.mi ? HPCC_DIAG_F_MI : 0);
+		    (ca->st.mi ? HPCC_DIAG_F_MI : 0) |
+		    (ca->st.held ? HPCC_DIAG_F_HELD : 0);
 	*attr = HPCC_DIAG_ATTR;
 	return sizeof(*hi);
 }

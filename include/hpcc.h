@@ -45,6 +45,11 @@ struct hpcc_params {
 				 * waits for once lastUpdateSeq is acked
 				 * (0: the draft's rule alone)
 				 */
+	__u32	grow_pct;	/* departure: W grows past Wc only if the
+				 * flow used this per cent of Wc (0: the
+				 * draft's rule alone) ...
+				 */
+	__u32	w_used;		/* ... as W = delivery rate * T, bytes */
 };
 
 /* Figure 2's per-flow variables. */
@@ -58,6 +63,7 @@ struct hpcc_state {
 	__u8	have_sample;	/* a first sample was recorded */
 	__u8	committed;	/* the last hpcc_new_ack() updated Wc */
 	__u8	mi;		/* ... and took the multiplicative branch */
+	__u8	held;		/* ... and W was kept at Wc (hpcc_may_grow()) */
 	__u8	passed;		/* an ACK passed lastUpdateSeq */
 	__u8	fresh;		/* new samples measured since */
 };
@@ -92,6 +98,7 @@ static inline void hpcc_state_init(struct hpcc_state *st,
 	st->have_sample = 0;
 	st->committed = 0;
 	st->mi = 0;
+	st->held = 0;
 	st->passed = 0;
 	st->fresh = 0;
 }
@@ -213,32 +220,57 @@ static inline __u32 hpcc_measure_u(struct hpcc_state *st,
 }
 
 /*
+ * Departure (window validation, after RFC 7661 and the kernel's
+ * tcp_is_cwnd_limited()): W may grow past Wc only while the flow uses
+ * Wc, that is, while it delivered at least grow_pct per cent of Wc / T.
+ * A flow that something else holds back (its application, its host's
+ * CPU) would otherwise read the spare capacity in U as room for itself
+ * and raise W to the line rate, where W no longer sets the rate: when
+ * the hold-up ends, it sends at the line rate into the queue.
+ */
+static inline int hpcc_may_grow(const struct hpcc_state *st,
+				const struct hpcc_params *p)
+{
+	return !p->grow_pct ||
+	       (__u64)p->w_used * 100 >= (__u64)st->wc * p->grow_pct;
+}
+
+/*
  * ComputeWind (lines 11-20).  The multiplicative step W = Wc / (U / eta)
  * + W_ai when U >= eta or incStage >= maxStage, else the additive
- * W = Wc + W_ai; Wc and incStage change only when @update_wc.
+ * W = Wc + W_ai; Wc and incStage change only when @update_wc.  A flow
+ * that may not grow (hpcc_may_grow()) keeps W at most Wc, and its
+ * additive stage does not advance.
  */
 static inline __u32 hpcc_compute_wind(struct hpcc_state *st,
 				      const struct hpcc_params *p,
 				      int update_wc)
 {
+	int grow = hpcc_may_grow(st, p);
 	__u64 w;
 
 	if (st->U >= p->eta || st->inc_stage >= p->max_stage) {
 		__u32 u = st->U ? st->U : 1;
 
 		w = (__u64)st->wc * p->eta / u + p->w_ai;
+		st->held = !grow && w > st->wc;
+		if (st->held)
+			w = st->wc;
 		st->W = hpcc_clamp_w(p, w);
 		st->mi = 1;
 		if (update_wc) {
-			st->inc_stage = 0;
+			if (grow || st->U >= p->eta)
+				st->inc_stage = 0;
 			st->wc = st->W;
 		}
 	} else {
-		w = (__u64)st->wc + p->w_ai;
+		st->held = !grow;
+		w = grow ? (__u64)st->wc + p->w_ai : st->wc;
 		st->W = hpcc_clamp_w(p, w);
 		st->mi = 0;
 		if (update_wc) {
-			st->inc_stage++;
+			if (grow)
+				st->inc_stage++;
 			st->wc = st->W;
 		}
 	}
@@ -319,6 +351,7 @@ enum {
 #define HPCC_DIAG_F_NEGOTIATED	0x1	/* the connection negotiated CSIG */
 #define HPCC_DIAG_F_SAMPLED	0x2	/* a sample has been recorded */
 #define HPCC_DIAG_F_MI		0x4	/* last update: multiplicative branch */
+#define HPCC_DIAG_F_HELD	0x8	/* last update: W kept at Wc (grow_pct) */
 
 struct hpcc_diag_info {
 	__u32	u;		/* U, HPCC_FRAC units */

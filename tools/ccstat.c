@@ -94,14 +94,16 @@ static void print_hpcc(const struct inet_diag_msg *m, const struct hpcc_diag_inf
 		printf("\"U\":%.6f,\"W\":%u,\"Wc\":%u,\"inc_stage\":%u,\"T_us\":%u,",
 		       (double)hi->u / HPCC_FRAC_ONE, hi->w, hi->wc, hi->inc_stage,
 		       hi->t_us);
-		printf("\"negotiated\":%s,\"sampled\":%s,\"mi\":%s",
+		printf("\"negotiated\":%s,\"sampled\":%s,\"mi\":%s,\"held\":%s",
 		       hi->flags & HPCC_DIAG_F_NEGOTIATED ? "true" : "false",
 		       hi->flags & HPCC_DIAG_F_SAMPLED ? "true" : "false",
-		       hi->flags & HPCC_DIAG_F_MI ? "true" : "false");
+		       hi->flags & HPCC_DIAG_F_MI ? "true" : "false",
+		       hi->flags & HPCC_DIAG_F_HELD ? "true" : "false");
 	} else {
-		printf("%s U %.3f W %u Wc %u stage %u T %uus%s",
+		printf("%s U %.3f W %u Wc %u stage %u T %uus%s%s",
 		       src_name(hi->source), (double)hi->u / HPCC_FRAC_ONE, hi->w,
 		       hi->wc, hi->inc_stage, hi->t_us,
+		       hi->flags & HPCC_DIAG_F_HELD ? " held" : "",
 		       hi->flags & HPCC_DIAG_F_NEGOTIATED ? "" : " (no csig)");
 	}
 	print_tcp(ti);

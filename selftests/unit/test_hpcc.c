@@ -38,7 +38,7 @@ int main(void)
 	__u64 tau;
 	int i;
 
-	tap_plan(43);
+	tap_plan(54);
 
 	/* ComputeWind, additive branch (lines 16-19) */
 	st = fresh(100000, FRAC(0.5), 0);
@@ -220,6 +220,46 @@ int main(void)
 	tap_eq_u64(hpcc_default_w_ai(12500, ETA, 16), 39,
 		   "W_ai = W_init (1 - eta) / N = 12500 * 0.05 / 16 = 39");
 	tap_eq_u64(hpcc_default_w_ai(100, ETA, 1000), 1, "... never 0");
+
+	/* Departure: W grows past Wc only while the flow uses Wc */
+	{
+		struct hpcc_params g = P;
+
+		g.grow_pct = 90;
+		g.w_used = 89999;	/* below 90% of Wc = 100000 */
+		st = fresh(100000, FRAC(0.5), 2);
+		tap_eq_u64(hpcc_compute_wind(&st, &g, 1), 100000,
+			   "unused Wc, U < eta: W = Wc, not Wc + W_ai");
+		tap_ok(st.wc == 100000 && st.inc_stage == 2 && st.committed &&
+		       st.held, "... committed, incStage does not advance, held");
+		st = fresh(100000, FRAC(0.5), 5);
+		tap_eq_u64(hpcc_compute_wind(&st, &g, 1), 100000,
+			   "unused Wc, incStage = maxStage: no multiplicative increase");
+		tap_ok(st.inc_stage == 5,
+		       "... and incStage stays at maxStage for when it may grow");
+		st = fresh(100000, 2 * ETA, 3);
+		tap_eq_u64(hpcc_compute_wind(&st, &g, 1), 51000,
+			   "unused Wc, U = 2 eta: the decrease as the draft's, 51000");
+		tap_ok(st.inc_stage == 0 && !st.held,
+		       "... incStage back to 0, not held");
+		st = fresh(100000, ETA, 0);
+		tap_eq_u64(hpcc_compute_wind(&st, &g, 0), 100000,
+			   "unused Wc, U = eta: W_ai does not lift W past Wc");
+		g.w_used = 90000;	/* exactly 90% */
+		st = fresh(100000, FRAC(0.5), 2);
+		tap_eq_u64(hpcc_compute_wind(&st, &g, 1), 101000,
+			   "Wc used at 90%: W = Wc + W_ai = 101000");
+		tap_ok(st.inc_stage == 3 && !st.held, "... incStage 3, not held");
+		st = fresh(100000, FRAC(0.5), 5);
+		/* 100000 * 0.95 / 0.5 + 1000 = 191000 (ETA rounds down: 190999) */
+		tap_eq_u64(hpcc_compute_wind(&st, &g, 1), 190999,
+			   "Wc used, incStage = maxStage: W = Wc / (U / eta) + W_ai");
+		g.grow_pct = 0;
+		g.w_used = 0;
+		st = fresh(100000, FRAC(0.5), 2);
+		tap_eq_u64(hpcc_compute_wind(&st, &g, 1), 101000,
+			   "grow_pct 0: the draft's rule whatever the flow used");
+	}
 
 	return tap_done();
 }

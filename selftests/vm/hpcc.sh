@@ -14,7 +14,8 @@
 # setsockopt (s2); two flows, the second joining late, fill the link fairly
 # with a small queue in the port model; 16 flows stay stable; the
 # standard signals (PD and ABW/C) drive it as well as U; a path that
-# strips the tags falls back to Reno and completes; a flow that did not
+# strips the tags falls back to Reno and completes; a flow held back by
+# its application does not raise its window; a flow that did not
 # negotiate CSIG runs Reno; the per-socket state is readable (hpccstat)
 # and the tracepoint fires; rmmod is refused while sockets use hpcc.
 here=$(cd "$(dirname "$0")" && pwd)
@@ -40,7 +41,7 @@ TOPO_RATE=${RATE_MBIT}mbit
 # spans them (Documentation/tcp_hpcc.rst).
 T_MS=4
 
-ktap_plan 28
+ktap_plan 29
 [ -f "$HPCC_KO" ] && [ -x "$HPCCSTAT" ] || { echo "Bail out! run make first"; exit 1; }
 ctr() { topo_exec "$1" awk -v k="$2" '$1 == k { print $2 }' /proc/net/tcp_hpcc; }
 sx() { topo_csigctl "$@"; }
@@ -52,11 +53,11 @@ ktap_run "insmod tcp_hpcc line_rate_mbps=$RATE_MBIT base_rtt_us=$((T_MS * 1000))
 bad=0
 for kv in eta=101 eta=49 max_stage=1000 w_ai=999999999 nflows=0 line_rate_mbps=0 \
 	  stale_rtts=0 base_rtt_us=2000000 input=bogus eta=x commit_samples=17 \
-	  tso_cap=2; do
+	  tso_cap=2 grow_pct=101; do
 	echo "${kv#*=}" > "$P/${kv%%=*}" 2> /dev/null && bad=$((bad + 1))
 done
-ktap_expect "12 invalid parameter writes refused, the values unchanged" \
-	"$bad == 0 && $(cat $P/eta) == 95 && $(cat $P/max_stage) == 5 && \"$(cat $P/input)\" == \"auto\""
+ktap_expect "13 invalid parameter writes refused, the values unchanged" \
+	"$bad == 0 && $(cat $P/eta) == 95 && $(cat $P/max_stage) == 5 && \"$(cat $P/input)\" == \"auto\" && $(cat $P/grow_pct) == 90"
 ktap_expect "hpcc is an available congestion control" \
 	"$(sysctl -n net.ipv4.tcp_available_congestion_control | grep -cw hpcc) == 1"
 
@@ -222,6 +223,21 @@ for i in 1 2; do sx "s$i" set "s$i-eth0" --types u > /dev/null; done
 ktap_diag "input=std: $tput Mbit/s, $(($(ctr s1 samples_std) - s0)) PD/ABW-C samples taken"
 ktap_expect "input=std: u from PD and ABW/C, no fallback, more than half the link" \
 	"$(ctr s1 samples_std) - $s0 > 100 && $(ctr s1 fallbacks) == $f0 && ${tput:-0} > $((RATE_MBIT / 2))"
+
+# window validation: a flow that its application holds to a fifth of the
+# link does not raise W (commits_held counts it), unless grow_pct is 0
+h0=$(ctr s1 commits_held)
+topo_iperf_server 5201
+topo_exec s1 iperf3 -c "$TOPO_RCV_IP" -C hpcc -b $((RATE_MBIT / 5))M -t 2 > /dev/null 2>&1
+h1=$(ctr s1 commits_held)
+echo 0 > $P/grow_pct
+topo_iperf_server 5201
+topo_exec s1 iperf3 -c "$TOPO_RCV_IP" -C hpcc -b $((RATE_MBIT / 5))M -t 2 > /dev/null 2>&1
+h2=$(ctr s1 commits_held)
+echo 90 > $P/grow_pct
+ktap_diag "a flow at a fifth of the link: $((h1 - h0)) commits held with grow_pct=90, $((h2 - h1)) with 0"
+ktap_expect "an application-limited flow does not raise W (held), and does with grow_pct=0" \
+	"$h1 - $h0 > 10 && $h2 == $h1"
 
 # a path that strips the tags: no samples, fall back to Reno, complete
 sx sw detach sw-r > /dev/null
