@@ -11,6 +11,13 @@
 #   dctcp   RED/ECN marking at K = 30 KB of the instantaneous queue
 #   cubic   fifo of 1000 packets
 #   bbr     fifo of 1000 packets
+#   paced   fifo of 1000 packets, two cubic flows each held by
+#           SO_MAX_PACING_RATE (iperf3 --fq-rate) at half of the
+#           utilisation hpcc reached in the same round (PACED_PCT per cent
+#           of the link when hpcc did not run), in super-packets of 2
+#           segments as hpcc's: a sender that knows its fair rate exactly
+#           and has no control loop.  Its queue is what this emulated
+#           path makes at that load by itself; no RTT run.
 #
 # The transit role sits on the bottleneck port in every configuration:
 # its model's queue histogram gives the queue percentiles (an upper bound
@@ -41,7 +48,8 @@ RATES=${RATES:-100}
 # drains ~95% (CAP_PCT=95 there), at 100 all of it
 CAP_PCT=${CAP_PCT:-100}
 T_MS=4
-CCS=${CCS:-hpcc dctcp cubic bbr}
+CCS=${CCS:-hpcc paced dctcp cubic bbr}
+PACED_PCT=${PACED_PCT:-93}
 RATE_MBIT=${RATES%% *}
 TOPO_RATE=${RATE_MBIT}mbit
 MARK=0x40000000
@@ -65,13 +73,19 @@ for i in 1 2; do
 	ip -n "${TOPO}s$i" link set "s$i-eth0" mtu 1496
 	topo_exec "s$i" sysctl -qw net.ipv4.tcp_ecn=1
 done
+GSO_SEGS=$(ip -n "${TOPO}s1" -d link show dev s1-eth0 | grep -o 'gso_max_segs [0-9]*')
+GSO_SEGS=${GSO_SEGS#* }
 
 config()	# config CC: the leaf and the CSIG roles for CC
 {
 	local i
 
 	sx sw detach sw-r 2> /dev/null
-	for i in 1 2; do sx "s$i" detach "s$i-eth0" 2> /dev/null; done
+	for i in 1 2; do
+		sx "s$i" detach "s$i-eth0" 2> /dev/null
+		ip -n "${TOPO}s$i" link set "s$i-eth0" gso_max_segs \
+			"$([ "$1" = paced ] && echo 2 || echo "$GSO_SEGS")" || exit 1
+	done
 	if [ "$1" = dctcp ]; then
 		topo_set_leaf $(topo_red_ecn 30000)
 	else
@@ -96,9 +110,15 @@ config()	# config CC: the leaf and the CSIG roles for CC
 # with it and 90.9% without, 94.9% and 94.7% for dctcp.
 run()
 {
-	local cc=$1 ping=$2 j1 j2 q0 q1 pg rt pp= p1 p2 ts0 ts1 m a b jn
+	local cc=$1 ping=$2 c=$1 fq= j1 j2 q0 q1 pg rt pp= p1 p2 ts0 ts1 m a b jn pct
 
 	config "$cc"
+	if [ "$cc" = paced ]; then
+		pct=$(last "U[hpcc]")
+		[ -n "$pct" ] || pct=$PACED_PCT
+		c=cubic
+		fq="--fq-rate $(echo "$RATE_MBIT * 10 * $pct / 2" | bc | cut -d. -f1)K"
+	fi
 	j1=$(mktemp) j2=$(mktemp) q0=$(mktemp) q1=$(mktemp) pg=$(mktemp) rt=$(mktemp)
 	topo_exec r iperf3 -s -D -1 -p 5201 > /dev/null 2>&1
 	topo_exec r iperf3 -s -D -1 -p 5202 > /dev/null 2>&1
@@ -110,10 +130,10 @@ run()
 		pp=$!
 		sleep 0.3
 	fi
-	topo_exec s1 iperf3 -c "$TOPO_RCV_IP" -C "$cc" -t "$SECS" -i 0.5 -J > "$j1" 2>&1 &
+	topo_exec s1 iperf3 -c "$TOPO_RCV_IP" -C "$c" $fq -t "$SECS" -i 0.5 -J > "$j1" 2>&1 &
 	p1=$!
 	sleep "$LATE"
-	topo_exec s2 iperf3 -c "$TOPO_RCV_IP" -p 5202 -C "$cc" -t $((SECS - LATE)) \
+	topo_exec s2 iperf3 -c "$TOPO_RCV_IP" -p 5202 -C "$c" $fq -t $((SECS - LATE)) \
 		-i 0.1 -J > "$j2" 2>&1 &
 	p2=$!
 	sleep 2
@@ -158,6 +178,12 @@ declare -gA U QP50 QP99 RP50 RP99 JAIN CONV
 for ((r = 1; r <= ROUNDS; r++)); do
 	for cc in $CCS; do
 		run "$cc" 0
+		if [ "$cc" = paced ]; then
+			printf 'round %d %-6s util %5.1f%%  queue p50 %6.0f us p99 %6.0f us  jain %.3f\n' \
+				"$r" "$cc" "$(last "U[$cc]")" "$(last "QP50[$cc]")" "$(last "QP99[$cc]")" \
+				"$(echo "$(last "JAIN[$cc]") / 100" | bc -l)"
+			continue
+		fi
 		run "$cc" 1
 		printf 'round %d %-6s util %5.1f%%  queue p50 %6.0f us p99 %6.0f us  rtt p50 %5.2f ms p99 %5.2f ms  jain %.3f  late flow %5.1f s\n' \
 			"$r" "$cc" "$(last "U[$cc]")" "$(last "QP50[$cc]")" "$(last "QP99[$cc]")" \
@@ -170,7 +196,15 @@ echo
 echo "medians over $ROUNDS rounds (min..max)"
 printf '%-6s %-20s %-20s %-20s %-20s %-20s\n' cc "utilisation %" "queue p99 us" "rtt p99 ms" "jain %" "late flow s"
 declare -gA med
-for cc in $CCS; do bench_row 6 "$cc" U QP99 RP99 JAIN CONV; done
+for cc in $CCS; do
+	[ "$cc" = paced ] && continue
+	bench_row 6 "$cc" U QP99 RP99 JAIN CONV
+done
+case " $CCS " in *" paced "*)
+	printf '%-6s %-20s %-20s %-20s\n' cc "utilisation %" "queue p99 us" "jain %"
+	bench_row 6 paced U QP99 JAIN
+	;;
+esac
 for b in dctcp cubic; do
 	case " $CCS " in *" $b "*) ;; *) continue ;; esac
 	echo "hpcc / $b: utilisation $(echo "${med[U.hpcc]} / ${med[U.$b]}" | bc -l | xargs printf %.3f)," \
@@ -178,6 +212,11 @@ for b in dctcp cubic; do
 	     "rtt p99 $(echo "${med[RP99.hpcc]} / ${med[RP99.$b]}" | bc -l | xargs printf %.3f)," \
 	     "late flow time $(echo "${med[CONV.hpcc]} / ${med[CONV.$b]}" | bc -l | xargs printf %.3f)"
 done
+case " $CCS " in *" hpcc "*" paced "*|*" paced "*" hpcc "*)
+	echo "hpcc / paced: utilisation $(echo "${med[U.hpcc]} / ${med[U.paced]}" | bc -l | xargs printf %.3f)," \
+	     "queue p99 $(echo "${med[QP99.hpcc]} / ${med[QP99.paced]}" | bc -l | xargs printf %.3f)"
+	;;
+esac
 }
 
 for RATE_MBIT in $RATES; do
