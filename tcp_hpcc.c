@@ -72,7 +72,7 @@ MODULE_PARM_DESC(pacing_shift,
 static struct range_param grow_pct = { 90, 0, 100 };
 module_param_cb(grow_pct, &range_ops, &grow_pct, 0644);
 MODULE_PARM_DESC(grow_pct,
-		 "W grows past Wc only after the flow delivered this per cent of Wc / T in a round; 0: always, as the draft (0..100, default 90)");
+		 "W grows past Wc only after the flow delivered this per cent of Wc / T over at least T; 0: always, as the draft (0..100, default 90)");
 static struct range_param tso_cap = { 1, 0, 1 };
 module_param_cb(tso_cap, &range_ops, &tso_cap, 0644);
 MODULE_PARM_DESC(tso_cap,
@@ -157,11 +157,12 @@ struct hpcc {
 	struct hpcc_state st;
 	u64	info_ns;	/* newest telemetry (or the flow's start) */
 	u64	seen_ns[2];	/* arrival of the samples used: U or PD, ABW/C */
-	u64	use_ns;		/* the last commit (hpcc_w_used()) */
+	u64	use_ns;		/* start of hpcc_w_used()'s average */
 	u32	info_delivered;	/* tp->delivered at info_ns */
 	u32	w_ai;		/* this flow's W_ai, bytes */
 	u32	pd_last;	/* the previous PD sample, ns (input std) */
 	u32	use_delivered;	/* tp->delivered at use_ns */
+	u32	w_used_prev;	/* hpcc_w_used() when use_ns was set */
 	struct gso_cap gso;	/* hpcc's cap on sk_gso_max_segs */
 	u8	negotiated;
 	u8	fallback;	/* Reno now; SRC_* of the last sample */
@@ -272,6 +273,15 @@ static u64 hpcc_apply(struct sock *sk, const struct hpcc *ca, u64 t_ns)
 	return rate;
 }
 
+/* Restart hpcc_w_used()'s average now, with @prev deciding until T. */
+static void hpcc_use_restart(struct sock *sk, struct hpcc *ca, u64 now,
+			     u32 prev)
+{
+	ca->use_ns = now;
+	ca->use_delivered = tcp_sk(sk)->delivered;
+	ca->w_used_prev = prev;
+}
+
 static void hpcc_init(struct sock *sk)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
@@ -284,8 +294,7 @@ static void hpcc_init(struct sock *sk)
 	ca->shift_saved = sk->sk_pacing_shift;
 	ca->negotiated = csig_opt_negotiated(sk);
 	ca->info_ns = ktime_get_ns();
-	ca->use_ns = ca->info_ns;
-	ca->use_delivered = tp->delivered;
+	hpcc_use_restart(sk, ca, ca->info_ns, 0);
 	ca->info_delivered = tp->delivered;
 	cmpxchg(&sk->sk_pacing_status, SK_PACING_NONE, SK_PACING_NEEDED);
 	/*
@@ -381,18 +390,24 @@ static void hpcc_reno(struct sock *sk, const struct rate_sample *rs)
  * rate over that time * T, bytes (hpcc_may_grow()).  An average over the
  * round rather than TCP's per-ACK rate samples: a host that sends in
  * bursts after a stall delivers at the line rate within a burst, and
- * its samples show a use that its average does not have.
+ * its samples show a use that its average does not have.  The average
+ * runs from a commit for at least T (a commit restarts it only then);
+ * until it spans T, the one before decides: the first ACKs after a
+ * commit would otherwise decide on a packet or two.  A flow whose round
+ * trip is longer than T delivers W per round trip when it uses all of
+ * W: the rate is scaled by max(T, srtt), as W's bound is.
  */
 static u32 hpcc_w_used(const struct sock *sk, const struct hpcc *ca,
 		       u64 now, u64 t_ns)
 {
 	const struct tcp_sock *tp = tcp_sk(sk);
-	u64 dt = now > ca->use_ns ? div_u64(now - ca->use_ns, NSEC_PER_USEC) : 0, w;
+	u64 t_us = div_u64(t_ns, NSEC_PER_USEC), dt, w;
 
-	if (!dt)
-		return 0;
+	dt = now > ca->use_ns ? div_u64(now - ca->use_ns, NSEC_PER_USEC) : 0;
+	if (!dt || dt < t_us)
+		return ca->w_used_prev;
 	w = div64_u64((u64)(tp->delivered - ca->use_delivered) * tp->mss_cache *
-		      div_u64(t_ns, NSEC_PER_USEC), dt);
+		      max_t(u64, t_us, tp->srtt_us >> 3), dt);
 	return min_t(u64, w, U32_MAX);
 }
 
@@ -432,6 +447,8 @@ static void hpcc_update(struct sock *sk, const struct rate_sample *rs)
 			ca->st.inc_stage = 0;
 			ca->st.last_update_seq = tp->snd_nxt;
 			ca->st.passed = 0;
+			/* what the fallback used is no measure of W */
+			hpcc_use_restart(sk, ca, now, 0);
 			count(sk, C_RESUMES);
 		}
 		hpcc_measure_u(&ca->st, &p, u, ts);
@@ -455,8 +472,9 @@ static void hpcc_update(struct sock *sk, const struct rate_sample *rs)
 	}
 	hpcc_new_ack(&ca->st, &p, tp->snd_una, tp->snd_nxt);
 	if (ca->st.committed) {
-		ca->use_ns = now;
-		ca->use_delivered = tp->delivered;
+		/* a new average once this one spans T (hpcc_w_used()) */
+		if (now - ca->use_ns >= p.t_ns)
+			hpcc_use_restart(sk, ca, now, p.w_used);
 		count(sk, C_COMMITS);
 		if (ca->st.mi)
 			count(sk, C_COMMITS_MI);

@@ -257,7 +257,8 @@ static inline __u32 hpcc_compute_wind(struct hpcc_state *st,
 		if (st->held)
 			w = st->wc;
 		st->W = hpcc_clamp_w(p, w);
-		st->mi = 1;
+		/* held at maxStage with U < eta: no multiplicative step */
+		st->mi = grow || st->U >= p->eta;
 		if (update_wc) {
 			if (grow || st->U >= p->eta)
 				st->inc_stage = 0;

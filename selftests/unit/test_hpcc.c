@@ -235,8 +235,8 @@ int main(void)
 		st = fresh(100000, FRAC(0.5), 5);
 		tap_eq_u64(hpcc_compute_wind(&st, &g, 1), 100000,
 			   "unused Wc, incStage = maxStage: no multiplicative increase");
-		tap_ok(st.inc_stage == 5,
-		       "... and incStage stays at maxStage for when it may grow");
+		tap_ok(st.inc_stage == 5 && !st.mi && st.held,
+		       "... not a multiplicative step; incStage stays at maxStage");
 		st = fresh(100000, 2 * ETA, 3);
 		tap_eq_u64(hpcc_compute_wind(&st, &g, 1), 51000,
 			   "unused Wc, U = 2 eta: the decrease as the draft's, 51000");

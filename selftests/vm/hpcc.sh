@@ -236,7 +236,7 @@ topo_exec s1 iperf3 -c "$TOPO_RCV_IP" -C hpcc -b $((RATE_MBIT / 5))M -t 2 > /dev
 h2=$(ctr s1 commits_held)
 echo 90 > $P/grow_pct
 ktap_diag "a flow at a fifth of the link: $((h1 - h0)) commits held with grow_pct=90, $((h2 - h1)) with 0"
-ktap_expect "an application-limited flow does not raise W (held), and does with grow_pct=0" \
+ktap_expect "an application-limited flow does not raise W (held); grow_pct=0 turns that off" \
 	"$h1 - $h0 > 10 && $h2 == $h1"
 
 # a path that strips the tags: no samples, fall back to Reno, complete
