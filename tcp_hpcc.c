@@ -273,6 +273,12 @@ static u64 hpcc_apply(struct sock *sk, const struct hpcc *ca, u64 t_ns)
 	return rate;
 }
 
+/* Does hpcc_w_used()'s average span T by @now? */
+static bool hpcc_use_spans(const struct hpcc *ca, u64 now, u64 t_ns)
+{
+	return now > ca->use_ns && now - ca->use_ns >= t_ns;
+}
+
 /* Restart hpcc_w_used()'s average now, with @prev deciding until T. */
 static void hpcc_use_restart(struct sock *sk, struct hpcc *ca, u64 now,
 			     u32 prev)
@@ -401,13 +407,16 @@ static u32 hpcc_w_used(const struct sock *sk, const struct hpcc *ca,
 		       u64 now, u64 t_ns)
 {
 	const struct tcp_sock *tp = tcp_sk(sk);
-	u64 t_us = div_u64(t_ns, NSEC_PER_USEC), dt, w;
+	u64 dt, w;
 
-	dt = now > ca->use_ns ? div_u64(now - ca->use_ns, NSEC_PER_USEC) : 0;
-	if (!dt || dt < t_us)
+	if (!hpcc_use_spans(ca, now, t_ns))
+		return ca->w_used_prev;
+	dt = div_u64(now - ca->use_ns, NSEC_PER_USEC);
+	if (!dt)
 		return ca->w_used_prev;
 	w = div64_u64((u64)(tp->delivered - ca->use_delivered) * tp->mss_cache *
-		      max_t(u64, t_us, tp->srtt_us >> 3), dt);
+		      max_t(u64, div_u64(t_ns, NSEC_PER_USEC), tp->srtt_us >> 3),
+		      dt);
 	return min_t(u64, w, U32_MAX);
 }
 
@@ -473,7 +482,7 @@ static void hpcc_update(struct sock *sk, const struct rate_sample *rs)
 	hpcc_new_ack(&ca->st, &p, tp->snd_una, tp->snd_nxt);
 	if (ca->st.committed) {
 		/* a new average once this one spans T (hpcc_w_used()) */
-		if (now - ca->use_ns >= p.t_ns)
+		if (hpcc_use_spans(ca, now, p.t_ns))
 			hpcc_use_restart(sk, ca, now, p.w_used);
 		count(sk, C_COMMITS);
 		if (ca->st.mi)

@@ -260,7 +260,7 @@ static inline __u32 hpcc_compute_wind(struct hpcc_state *st,
 		/* held at maxStage with U < eta: no multiplicative step */
 		st->mi = grow || st->U >= p->eta;
 		if (update_wc) {
-			if (grow || st->U >= p->eta)
+			if (st->mi)
 				st->inc_stage = 0;
 			st->wc = st->W;
 		}
