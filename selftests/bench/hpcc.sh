@@ -11,6 +11,9 @@
 #   dctcp   RED/ECN marking at K = 30 KB of the instantaneous queue
 #   cubic   fifo of 1000 packets
 #   bbr     fifo of 1000 packets
+#   hpcc,KEY=VAL[,KEY=VAL]
+#           hpcc with these of its module parameters for its runs (e.g.
+#           hpcc,eta=98), beside hpcc with the defaults
 #   paced   fifo of 1000 packets, two cubic flows each held by
 #           SO_MAX_PACING_RATE (iperf3 --fq-rate) at half of the
 #           utilisation hpcc reached in the same round (PACED_PCT per cent
@@ -93,7 +96,7 @@ config()	# config CC: the leaf and the CSIG roles for CC
 	fi
 	sx sw attach sw-r transit --capacity ${CAP_MBIT}mbit --t ${T_MS}ms \
 		--interval ${T_MS}ms --lm 7 > /dev/null
-	if [ "$1" = hpcc ]; then
+	if [ "${1%%,*}" = hpcc ]; then
 		for i in 1 2; do
 			sx "s$i" attach "s$i-eth0" insert --select mark \
 				--mark $MARK/$MARK --types u --format expanded > /dev/null
@@ -110,9 +113,15 @@ config()	# config CC: the leaf and the CSIG roles for CC
 # with it and 90.9% without, 94.9% and 94.7% for dctcp.
 run()
 {
-	local cc=$1 ping=$2 c=$1 fq= j1 j2 q0 q1 pg rt pp= p1 p2 ts0 ts1 m a b jn pct
+	local cc=$1 ping=$2 c=${1%%,*} fq= j1 j2 q0 q1 pg rt pp= p1 p2 ts0 ts1 m a b jn pct
+	local kv saved=
 
-	config "$cc"
+	# hpcc,KEY=VAL...: the module's parameters for this run only
+	for kv in $(echo "${cc#"$c"}" | tr , ' '); do
+		saved+=" ${kv%%=*}=$(cat "/sys/module/tcp_hpcc/parameters/${kv%%=*}")" || exit 1
+		echo "${kv#*=}" > "/sys/module/tcp_hpcc/parameters/${kv%%=*}" || exit 1
+	done
+	config "$c"
 	if [ "$cc" = paced ]; then
 		pct=$(last "U[hpcc]")
 		[ -n "$pct" ] || pct=$PACED_PCT
@@ -164,6 +173,9 @@ run()
 		CONV[$cc]+=" $(iperf_settle "$j2" "$(echo "$RATE_MBIT * 0.95 / 2" | bc -l)" 0.8 1)"
 	fi
 	rm -f "$j1" "$j2" "$q0" "$q1" "$pg" "$rt"
+	for kv in $saved; do
+		echo "${kv#*=}" > "/sys/module/tcp_hpcc/parameters/${kv%%=*}"
+	done
 }
 
 last() { echo "${!1}" | awk '{ print $NF }'; }
@@ -194,29 +206,32 @@ done
 
 echo
 echo "medians over $ROUNDS rounds (min..max)"
-printf '%-6s %-20s %-20s %-20s %-20s %-20s\n' cc "utilisation %" "queue p99 us" "rtt p99 ms" "jain %" "late flow s"
+w=6
+for cc in $CCS; do [ ${#cc} -gt $w ] && w=${#cc}; done
+printf "%-${w}s %-20s %-20s %-20s %-20s %-20s\n" cc "utilisation %" "queue p99 us" "rtt p99 ms" "jain %" "late flow s"
 declare -gA med
 for cc in $CCS; do
 	[ "$cc" = paced ] && continue
-	bench_row 6 "$cc" U QP99 RP99 JAIN CONV
+	bench_row $w "$cc" U QP99 RP99 JAIN CONV
 done
 case " $CCS " in *" paced "*)
-	printf '%-6s %-20s %-20s %-20s\n' cc "utilisation %" "queue p99 us" "jain %"
-	bench_row 6 paced U QP99 JAIN
+	printf "%-${w}s %-20s %-20s %-20s\n" cc "utilisation %" "queue p99 us" "jain %"
+	bench_row $w paced U QP99 JAIN
 	;;
 esac
-for b in dctcp cubic; do
-	case " $CCS " in *" $b "*) ;; *) continue ;; esac
-	echo "hpcc / $b: utilisation $(echo "${med[U.hpcc]} / ${med[U.$b]}" | bc -l | xargs printf %.3f)," \
-	     "queue p99 $(echo "${med[QP99.hpcc]} / ${med[QP99.$b]}" | bc -l | xargs printf %.3f)," \
-	     "rtt p99 $(echo "${med[RP99.hpcc]} / ${med[RP99.$b]}" | bc -l | xargs printf %.3f)," \
-	     "late flow time $(echo "${med[CONV.hpcc]} / ${med[CONV.$b]}" | bc -l | xargs printf %.3f)"
+for h in $CCS; do
+	[ "${h%%,*}" = hpcc ] || continue
+	for b in dctcp cubic paced; do
+		case " $CCS " in *" $b "*) ;; *) continue ;; esac
+		printf '%s / %s: utilisation %.3f, queue p99 %.3f' "$h" "$b" \
+			"$(echo "${med[U.$h]} / ${med[U.$b]}" | bc -l)" \
+			"$(echo "${med[QP99.$h]} / ${med[QP99.$b]}" | bc -l)"
+		[ $b = paced ] || printf ', rtt p99 %.3f, late flow time %.3f' \
+			"$(echo "${med[RP99.$h]} / ${med[RP99.$b]}" | bc -l)" \
+			"$(echo "${med[CONV.$h]} / ${med[CONV.$b]}" | bc -l)"
+		echo
+	done
 done
-case " $CCS " in *" hpcc "*" paced "*|*" paced "*" hpcc "*)
-	echo "hpcc / paced: utilisation $(echo "${med[U.hpcc]} / ${med[U.paced]}" | bc -l | xargs printf %.3f)," \
-	     "queue p99 $(echo "${med[QP99.hpcc]} / ${med[QP99.paced]}" | bc -l | xargs printf %.3f)"
-	;;
-esac
 }
 
 for RATE_MBIT in $RATES; do

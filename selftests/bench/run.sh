@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# run.sh [ROUNDS=N] [BENCH...]: inside the VM (make bench), run each
+# run.sh [ROUNDS=N] [CCS=LIST] [BENCH...]: inside the VM (make bench), run each
 # selftests/bench/*.sh (except this one, and ackcost.sh, which wants a
 # guest of its own with one vCPU) or the named ones (a path or a name:
 # make bench BENCH="hpcc csig_opt"); each one's output goes to the
@@ -29,10 +29,15 @@ unload()
 
 here=$(cd "$(dirname "$0")" && pwd)
 # the guest gets no environment from the host: settings come as
-# arguments (make bench ROUNDS=5), for every benchmark
-while [[ $# -gt 0 && $1 == ROUNDS=* ]]; do
-	if ! [[ $1 =~ ^ROUNDS=[1-9][0-9]*$ ]]; then
+# arguments (make bench ROUNDS=5), for every benchmark; CCS, the
+# algorithms of the benchmarks that take a list (hpcc.sh)
+while [[ $# -gt 0 && ( $1 == ROUNDS=* || $1 == CCS=* ) ]]; do
+	if [[ $1 == ROUNDS=* && ! $1 =~ ^ROUNDS=[1-9][0-9]*$ ]]; then
 		echo "run.sh: ROUNDS must be a positive number, not '${1#ROUNDS=}'" >&2
+		exit 2
+	fi
+	if [[ $1 == CCS=* && ! $1 =~ ^CCS=[a-z0-9_,=\ ]+$ ]]; then
+		echo "run.sh: CCS is a list of names (hpcc,KEY=VAL ...), not '${1#CCS=}'" >&2
 		exit 2
 	fi
 	export "$1"
