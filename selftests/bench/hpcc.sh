@@ -223,13 +223,13 @@ for h in $CCS; do
 	[ "${h%%,*}" = hpcc ] || continue
 	for b in dctcp cubic paced; do
 		case " $CCS " in *" $b "*) ;; *) continue ;; esac
-		printf '%s / %s: utilisation %.3f, queue p99 %.3f' "$h" "$b" \
-			"$(echo "${med[U.$h]} / ${med[U.$b]}" | bc -l)" \
-			"$(echo "${med[QP99.$h]} / ${med[QP99.$b]}" | bc -l)"
-		[ $b = paced ] || printf ', rtt p99 %.3f, late flow time %.3f' \
-			"$(echo "${med[RP99.$h]} / ${med[RP99.$b]}" | bc -l)" \
-			"$(echo "${med[CONV.$h]} / ${med[CONV.$b]}" | bc -l)"
-		echo
+		line="$h / $b: utilisation $(bench_ratio "${med[U.$h]}" "${med[U.$b]}")"
+		line+=", queue p99 $(bench_ratio "${med[QP99.$h]}" "${med[QP99.$b]}")"
+		if [ $b != paced ]; then
+			line+=", rtt p99 $(bench_ratio "${med[RP99.$h]}" "${med[RP99.$b]}")"
+			line+=", late flow time $(bench_ratio "${med[CONV.$h]}" "${med[CONV.$b]}")"
+		fi
+		echo "$line"
 	done
 done
 }
