@@ -46,3 +46,42 @@ iperf_settle()
 		 select($ma[$i:$i + $k + 1] | all(. >= $x * $f)) | $iv[$i].end] |
 		first // 99' "$1"
 }
+
+# rxsample_settle FILE SHARE FRACTION HOLD WINDOW: from the lines of
+# tools/rxsample ("T_US BYTES", BYTES -1 while the connection does not
+# exist), the time (s) from the connection's start to the first sample
+# from which the flow's rate over WINDOW s, for every sample in the HOLD s
+# that follow, is at FRACTION of SHARE Mbit/s or more; 99 when there is
+# none in the samples.  The start is the last sample before the
+# connection was there (so the figure errs late, by at most one sample
+# interval).  The rate over a window from a sample is the bytes to the
+# first sample WINDOW s or more later, over their time apart.  With 10 ms
+# samples and a 0.1 s window, a flow that jumps from nothing to its share
+# at time S gives S less at most 0.02 s.
+rxsample_settle()
+{
+	awk -v f="$2" -v x="$3" -v hold="$4" -v win="$5" '
+		BEGIN { n = 0; zero = "" }
+		$2 < 0 { if (!n) zero = $1; next }
+		{ if (!n && zero == "") zero = $1; t[n] = $1; b[n] = $2; n++ }
+		END {
+			hold *= 1e6; win *= 1e6
+			# ok[i]: the window from sample i holds the rate; -1: no data
+			for (i = j = 0; i < n; i++) {
+				while (j < n && t[j] < t[i] + win)
+					j++
+				ok[i] = j < n ? ((b[j] - b[i]) * 8 / (t[j] - t[i]) >= x * f) : -1
+			}
+			for (i = 0; i < n; i++) {
+				for (k = i; k < n && t[k] <= t[i] + hold && ok[k] == 1; k++)
+					;
+				if (k == n || ok[k] == -1)
+					break	# ran out of data
+				if (t[k] > t[i] + hold) {
+					printf "%.2f\n", (t[i] - zero) / 1e6
+					exit
+				}
+			}
+			print 99
+		}' "$1"
+}
