@@ -27,13 +27,20 @@
 # when the fifo drops, since the model does not).  Per round and CC, a
 # run with nothing beside the flows: utilisation of the link over the
 # two-flow period (htb's bytes), queue p50/p99 (port model), Jain
-# fairness over 1 s windows, and the late flow's ramp: the end of its
-# first 0.1 s interval from which its rate over 0.5 s stays at 80% of
-# its fair share or more for 1 s (iperf_settle); then a run with a ping
+# fairness over 1 s windows, and the late flow's ramp in two readings:
+# from its bytes received, sampled every 10 ms (tools/rxsample), the time
+# from its connection to the first sample from which its rate over every
+# 0.1 s window for 1 s is 80% of its fair share or more
+# (rxsample_settle); and from its iperf3 reports, the end of its first
+# 0.1 s interval from which its rate over 0.5 s stays there for 1 s
+# (iperf_settle, which cannot tell times under 0.1 s); then a run with a ping
 # through the bottleneck every 20 ms beside the flows, for RTT p50/p99
 # (run() says why apart).  Then the
 # medians over ROUNDS rounds with their range, and hpcc's ratios to dctcp
-# and cubic.
+# and cubic.  Under make bench, build/bench/hpcc-runs/ keeps, per run
+# (rRATE-RUN-CC), the late flow's samples (.txt), its iperf3 report
+# (.json) and the senders' ss -tin and retransmission counters taken at
+# the end of the measured period (.ss).
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 . "$here/../lib/topo.sh"
@@ -57,6 +64,8 @@ RATE_MBIT=${RATES%% *}
 TOPO_RATE=${RATE_MBIT}mbit
 MARK=0x40000000
 QH=$top/selftests/lib/qhist.py
+RXS=$top/build/bin/rxsample
+NRUN=0		# runs so far: the late flow's client port is 5300 + NRUN
 sx() { topo_csigctl "$@"; }
 
 insmod "$top/build/$(uname -r)/tcp_csig_opt.ko" || exit 1
@@ -113,8 +122,8 @@ config()	# config CC: the leaf and the CSIG roles for CC
 # with it and 90.9% without, 94.9% and 94.7% for dctcp.
 run()
 {
-	local cc=$1 ping=$2 c=${1%%,*} fq= j1 j2 q0 q1 pg rt pp= p1 p2 ts0 ts1 m a b jn pct
-	local kv saved=
+	local cc=$1 ping=$2 c=${1%%,*} fq= j1 j2 q0 q1 pg rt pp= p1 p2 ts0 ts1 m a b jn pct share
+	local kv saved= rx rp cport i
 
 	# hpcc,KEY=VAL...: the module's parameters for this run only
 	for kv in $(echo "${cc#"$c"}" | tr , ' '); do
@@ -128,7 +137,10 @@ run()
 		c=cubic
 		fq="--fq-rate $(echo "$RATE_MBIT * 10 * $pct / 2" | bc | cut -d. -f1)K"
 	fi
-	j1=$(mktemp) j2=$(mktemp) q0=$(mktemp) q1=$(mktemp) pg=$(mktemp) rt=$(mktemp)
+	j1=$(mktemp) j2=$(mktemp) q0=$(mktemp) q1=$(mktemp) pg=$(mktemp) rt=$(mktemp) rx=$(mktemp)
+	# a port of its own per run: the last run's may still be in TIME_WAIT
+	NRUN=$((NRUN + 1))
+	cport=$((5300 + NRUN))
 	topo_exec r iperf3 -s -D -1 -p 5201 > /dev/null 2>&1
 	topo_exec r iperf3 -s -D -1 -p 5202 > /dev/null 2>&1
 	sleep 0.3
@@ -141,9 +153,14 @@ run()
 	fi
 	topo_exec s1 iperf3 -c "$TOPO_RCV_IP" -C "$c" $fq -t "$SECS" -i 0.5 -J > "$j1" 2>&1 &
 	p1=$!
+	# the late flow's bytes every 10 ms, at the receiver, from before it
+	# starts to the end: an exact sock_diag lookup each, no dump
+	topo_exec r "$RXS" "$TOPO_RCV_IP" 5202 "$(topo_sender_ip 2)" $cport 10000 \
+		$((SECS * 100)) > "$rx" &
+	rp=$!
 	sleep "$LATE"
-	topo_exec s2 iperf3 -c "$TOPO_RCV_IP" -p 5202 -C "$c" $fq -t $((SECS - LATE)) \
-		-i 0.1 -J > "$j2" 2>&1 &
+	topo_exec s2 iperf3 -c "$TOPO_RCV_IP" -p 5202 --cport $cport -C "$c" $fq \
+		-t $((SECS - LATE)) -i 0.1 -J > "$j2" 2>&1 &
 	p2=$!
 	sleep 2
 	# measured: from LATE + 2 s to SECS - 1 s.  The port model is read
@@ -155,7 +172,16 @@ run()
 	sleep "$m"
 	ts1=$(topo_tx_stamp)
 	sx sw --json show sw-r > "$q1"
-	wait $pp $p1 $p2
+	# the senders' sockets and retransmissions, after the measured
+	# period, beside the late flow's samples
+	if [ -n "$VT_OUT" ]; then
+		mkdir -p "$VT_OUT/hpcc-runs"
+		for i in 1 2; do
+			topo_exec s$i ss -tin
+			topo_exec s$i nstat -az TcpRetransSegs TcpExtTCPSynRetrans TcpExtTCPTimeouts
+		done > "$VT_OUT/hpcc-runs/r$RATE_MBIT-$NRUN-$cc.ss" 2>&1
+	fi
+	wait $pp $p1 $p2 $rp || { echo "rxsample failed" >&2; exit 1; }
 	if [ "$ping" = 1 ]; then
 		sed -n 's/^\[\([0-9.]*\)\].*time=\([0-9.]*\) ms/\1 \2/p' "$pg" |
 			awk -v a="${ts0#* }" -v b="${ts1#* }" \
@@ -170,9 +196,16 @@ run()
 		# Jain per 1 s window over the measured period
 		jn=$(iperf_jain2 "$j1" "$j2" "$LATE" 2 "$m")
 		JAIN[$cc]+=" $(echo "100 * ${jn:-0}" | bc -l)"
-		CONV[$cc]+=" $(iperf_settle "$j2" "$(echo "$RATE_MBIT * 0.95 / 2" | bc -l)" 0.8 1)"
+		share=$(echo "$RATE_MBIT * 0.95 / 2" | bc -l)
+		LATEF[$cc]+=" $(rxsample_settle "$rx" "$share" 0.8 1 0.1)"
+		CONV[$cc]+=" $(iperf_settle "$j2" "$share" 0.8 1)"
+		# the samples stay beside the report, to be looked at
+		if [ -n "$VT_OUT" ]; then
+			cp "$rx" "$VT_OUT/hpcc-runs/r$RATE_MBIT-$NRUN-$cc.txt"
+			cp "$j2" "$VT_OUT/hpcc-runs/r$RATE_MBIT-$NRUN-$cc.json"
+		fi
 	fi
-	rm -f "$j1" "$j2" "$q0" "$q1" "$pg" "$rt"
+	rm -f "$j1" "$j2" "$q0" "$q1" "$pg" "$rt" "$rx"
 	for kv in $saved; do
 		echo "${kv#*=}" > "/sys/module/tcp_hpcc/parameters/${kv%%=*}"
 	done
@@ -185,8 +218,8 @@ bench_rate()
 CAP_MBIT=$((RATE_MBIT * CAP_PCT / 100))
 TOPO_RATE=${RATE_MBIT}mbit
 echo "bottleneck $RATE_MBIT Mbit/s (port model C $CAP_MBIT), base delay $TOPO_DELAY, $ROUNDS rounds of $SECS s, second flow at +$LATE s"
-unset U QP50 QP99 RP50 RP99 JAIN CONV med
-declare -gA U QP50 QP99 RP50 RP99 JAIN CONV
+unset U QP50 QP99 RP50 RP99 JAIN LATEF CONV med
+declare -gA U QP50 QP99 RP50 RP99 JAIN LATEF CONV
 for ((r = 1; r <= ROUNDS; r++)); do
 	for cc in $CCS; do
 		run "$cc" 0
@@ -197,10 +230,11 @@ for ((r = 1; r <= ROUNDS; r++)); do
 			continue
 		fi
 		run "$cc" 1
-		printf 'round %d %-6s util %5.1f%%  queue p50 %6.0f us p99 %6.0f us  rtt p50 %5.2f ms p99 %5.2f ms  jain %.3f  late flow %5.1f s\n' \
+		printf 'round %d %-6s util %5.1f%%  queue p50 %6.0f us p99 %6.0f us  rtt p50 %5.2f ms p99 %5.2f ms  jain %.3f  late flow %5.2f s (iperf %.1f s)\n' \
 			"$r" "$cc" "$(last "U[$cc]")" "$(last "QP50[$cc]")" "$(last "QP99[$cc]")" \
 			"$(last "RP50[$cc]")" "$(last "RP99[$cc]")" \
-			"$(echo "$(last "JAIN[$cc]") / 100" | bc -l)" "$(last "CONV[$cc]")"
+			"$(echo "$(last "JAIN[$cc]") / 100" | bc -l)" "$(last "LATEF[$cc]")" \
+			"$(last "CONV[$cc]")"
 	done
 done
 
@@ -208,11 +242,12 @@ echo
 echo "medians over $ROUNDS rounds (min..max)"
 w=6
 for cc in $CCS; do [ ${#cc} -gt $w ] && w=${#cc}; done
-printf "%-${w}s %-20s %-20s %-20s %-20s %-20s\n" cc "utilisation %" "queue p99 us" "rtt p99 ms" "jain %" "late flow s"
+printf "%-${w}s %-20s %-20s %-20s %-20s %-20s %-20s\n" cc "utilisation %" "queue p99 us" \
+	"rtt p99 ms" "jain %" "late flow s" "(iperf) s"
 declare -gA med
 for cc in $CCS; do
 	[ "$cc" = paced ] && continue
-	bench_row $w "$cc" U QP99 RP99 JAIN CONV
+	bench_row $w "$cc" U QP99 RP99 JAIN LATEF:2 CONV
 done
 case " $CCS " in *" paced "*)
 	printf "%-${w}s %-20s %-20s %-20s\n" cc "utilisation %" "queue p99 us" "jain %"
@@ -227,7 +262,8 @@ for h in $CCS; do
 		line+=", queue p99 $(bench_ratio "${med[QP99.$h]}" "${med[QP99.$b]}")"
 		if [ $b != paced ]; then
 			line+=", rtt p99 $(bench_ratio "${med[RP99.$h]}" "${med[RP99.$b]}")"
-			line+=", late flow time $(bench_ratio "${med[CONV.$h]}" "${med[CONV.$b]}")"
+			line+=", late flow time $(bench_ratio "${med[LATEF.$h]}" "${med[LATEF.$b]}")"
+			line+=" (iperf $(bench_ratio "${med[CONV.$h]}" "${med[CONV.$b]}"))"
 		fi
 		echo "$line"
 	done
