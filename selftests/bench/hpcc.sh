@@ -84,6 +84,7 @@ modprobe -q sch_red
 # a namespace may make dctcp its default only once it is allowed
 sysctl -qw net.ipv4.tcp_allowed_congestion_control="$(sysctl -n \
 	net.ipv4.tcp_allowed_congestion_control) dctcp" || exit 1
+[ -z "$VT_OUT" ] || mkdir -p "$VT_OUT/hpcc-runs" || exit 1
 topo_dumbbell 2 pfifo limit 1000 || exit 1
 topo_hold_netstamp	# ping flips it, between runs but under TCG
 for i in 1 2; do
@@ -95,7 +96,7 @@ GSO_SEGS=${GSO_SEGS#* }
 
 config()	# config CC: the leaf and the CSIG roles for CC
 {
-	local i
+	local i def
 
 	sx sw detach sw-r 2> /dev/null
 	for i in 1 2; do
@@ -116,9 +117,10 @@ config()	# config CC: the leaf and the CSIG roles for CC
 	# queue above K and be dropped, the SYN retransmitted without ECN
 	# (RFC 3168), and the flow, dctcp without ECN, dropped at K for the
 	# rest of the run (2 of 3 rounds on 6.1 once).
+	def=cubic
+	[ "$1" = dctcp ] && def=dctcp
 	for i in s1 s2 r; do
-		topo_exec $i sysctl -qw net.ipv4.tcp_congestion_control="$([ "$1" = dctcp ] &&
-			echo dctcp || echo cubic)" || exit 1
+		topo_exec $i sysctl -qw net.ipv4.tcp_congestion_control=$def || exit 1
 	done
 	sx sw attach sw-r transit --capacity ${CAP_MBIT}mbit --t ${T_MS}ms \
 		--interval ${T_MS}ms --lm 7 > /dev/null
@@ -140,7 +142,7 @@ config()	# config CC: the leaf and the CSIG roles for CC
 run()
 {
 	local cc=$1 ping=$2 c=${1%%,*} fq= j1 j2 q0 q1 pg rt pp= p1 p2 ts0 ts1 m a b jn pct share
-	local kv saved= rx rp cport i
+	local kv saved= rx rp cport i keep
 
 	# hpcc,KEY=VAL...: the module's parameters for this run only
 	for kv in $(echo "${cc#"$c"}" | tr , ' '); do
@@ -158,6 +160,8 @@ run()
 	# a port of its own per run: the last run's may still be in TIME_WAIT
 	NRUN=$((NRUN + 1))
 	cport=$((5300 + NRUN))
+	# under make bench, this run's files in build/bench/hpcc-runs/
+	keep=${VT_OUT:+$VT_OUT/hpcc-runs/r$RATE_MBIT-$NRUN-$cc}
 	topo_exec r iperf3 -s -D -1 -p 5201 > /dev/null 2>&1
 	topo_exec r iperf3 -s -D -1 -p 5202 > /dev/null 2>&1
 	sleep 0.3
@@ -191,12 +195,11 @@ run()
 	sx sw --json show sw-r > "$q1"
 	# the senders' sockets and retransmissions, after the measured
 	# period, beside the late flow's samples
-	if [ -n "$VT_OUT" ]; then
-		mkdir -p "$VT_OUT/hpcc-runs"
+	if [ -n "$keep" ]; then
 		for i in 1 2; do
 			topo_exec s$i ss -tin
 			topo_exec s$i nstat -az TcpRetransSegs TcpExtTCPSynRetrans TcpExtTCPTimeouts
-		done > "$VT_OUT/hpcc-runs/r$RATE_MBIT-$NRUN-$cc.ss" 2>&1
+		done > "$keep.ss" 2>&1
 	fi
 	wait $pp $p1 $p2 $rp || { echo "rxsample failed" >&2; exit 1; }
 	if [ "$ping" = 1 ]; then
@@ -226,9 +229,9 @@ run()
 		LATEF[$cc]+=" $(rxsample_settle "$rx" "$share" 0.8 1 0.2)"
 		CONV[$cc]+=" $(iperf_settle "$j2" "$share" 0.8 1)"
 		# the samples stay beside the report, to be looked at
-		if [ -n "$VT_OUT" ]; then
-			cp "$rx" "$VT_OUT/hpcc-runs/r$RATE_MBIT-$NRUN-$cc.txt"
-			cp "$j2" "$VT_OUT/hpcc-runs/r$RATE_MBIT-$NRUN-$cc.json"
+		if [ -n "$keep" ]; then
+			cp "$rx" "$keep.txt"
+			cp "$j2" "$keep.json"
 		fi
 	fi
 	rm -f "$j1" "$j2" "$q0" "$q1" "$pg" "$rt" "$rx"
