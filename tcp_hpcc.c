@@ -81,6 +81,10 @@ static struct range_param commit_samples = { 2, 0, 16 };
 module_param_cb(commit_samples, &range_ops, &commit_samples, 0644);
 MODULE_PARM_DESC(commit_samples,
 		 "new telemetry samples a commit of Wc also waits for once lastUpdateSeq is acked; 0: the draft's rule (0..16, default 2)");
+static struct range_param commit_wait_pct = { 100, 0, 1000 };
+module_param_cb(commit_wait_pct, &range_ops, &commit_wait_pct, 0644);
+MODULE_PARM_DESC(commit_wait_pct,
+		 "time a commit of Wc also waits once lastUpdateSeq is acked, per cent of T: the switches' rate window; 0: the draft's rule (0..1000, default 100)");
 static struct range_param stale_rtts = { 4, 1, 1000 };
 module_param_cb(stale_rtts, &range_ops, &stale_rtts, 0644);
 MODULE_PARM_DESC(stale_rtts,
@@ -216,6 +220,8 @@ static void hpcc_params(const struct sock *sk, const struct hpcc *ca,
 	p->eta = READ_ONCE(eta.val) * HPCC_FRAC_ONE / 100;
 	p->max_stage = READ_ONCE(max_stage.val);
 	p->commit_samples = READ_ONCE(commit_samples.val);
+	p->commit_wait_us = div_u64(p->t_ns * READ_ONCE(commit_wait_pct.val),
+				    100 * NSEC_PER_USEC);
 	p->grow_pct = READ_ONCE(grow_pct.val);
 	p->w_used = 0;		/* hpcc_update() measures it */
 	p->w_ai = ca->w_ai;
@@ -479,7 +485,7 @@ static void hpcc_update(struct sock *sk, const struct rate_sample *rs)
 				  false, false, false, src_names[SRC_NONE]);
 		return;
 	}
-	hpcc_new_ack(&ca->st, &p, tp->snd_una, tp->snd_nxt);
+	hpcc_new_ack(&ca->st, &p, tp->snd_una, tp->snd_nxt, (u32)tp->tcp_mstamp);
 	if (ca->st.committed) {
 		/* a new average once this one spans T (hpcc_w_used()) */
 		if (hpcc_use_spans(ca, now, p.t_ns))

@@ -43,8 +43,9 @@ struct hpcc_params {
 	__u32	w_max;		/* ... or above these, bytes */
 	__u32	commit_samples;	/* departure: new samples a commit also
 				 * waits for once lastUpdateSeq is acked
-				 * (0: the draft's rule alone)
+				 * (0: the draft's rule alone) ...
 				 */
+	__u32	commit_wait_us;	/* ... and the time since that ACK, us */
 	__u32	grow_pct;	/* departure: W grows past Wc only if the
 				 * flow used this per cent of Wc (0: the
 				 * draft's rule alone) ...
@@ -60,6 +61,7 @@ struct hpcc_state {
 	__u32	wc;		/* Wc: reference window, bytes */
 	__u32	inc_stage;	/* additive increases since the last MI/MD */
 	__u32	last_update_seq;
+	__u32	pass_us;	/* when an ACK passed it, us (mod 2^32) */
 	__u8	have_sample;	/* a first sample was recorded */
 	__u8	committed;	/* the last hpcc_new_ack() updated Wc */
 	__u8	mi;		/* ... and took the multiplicative branch */
@@ -90,6 +92,7 @@ static inline void hpcc_state_init(struct hpcc_state *st,
 				   __u32 seq)
 {
 	st->last_ts = 0;
+	st->pass_us = 0;
 	st->U = 0;
 	st->W = hpcc_clamp_w(p, w_init);
 	st->wc = st->W;
@@ -286,24 +289,32 @@ static inline __u32 hpcc_compute_wind(struct hpcc_state *st,
  *
  * Departure: with p->commit_samples = n > 0 the commit also waits, once
  * an ACK has passed lastUpdateSeq, for n new samples measured after that
- * ACK.  The draft's per-packet telemetry describes the packet that
- * carries it, so the ACK of lastUpdateSeq brings news of the new Wc.  A
- * switch that measures over rate windows (CSIG) tags a packet with the
- * window closed before it, which the ACK of lastUpdateSeq precedes: only
- * the samples after it see the new Wc.  Committing on the older ones
- * corrects the same excess twice, and the window oscillates.
+ * ACK, and with p->commit_wait_us for that long after it (@now_us, a
+ * clock in microseconds; differences modulo 2^32).
+ * The draft's per-packet telemetry describes the packet that carries it,
+ * so the ACK of lastUpdateSeq brings news of the new Wc.  A switch that
+ * measures over rate windows (CSIG) tags a packet with the window closed
+ * before it, up to a window older than the packet: only samples that
+ * arrive about a window after the ACK of lastUpdateSeq describe traffic
+ * sent at the new Wc.  Committing on the older ones corrects the same
+ * excess twice, and the window oscillates.  A count of samples measures
+ * that time only as well as the ACK rate does (one sample per tagged
+ * segment: a window of 4 ms is some 8 samples of a flow at 50 Mbit/s in
+ * super-packets of 2 segments); the wait is the window's own length.
  */
 static inline __u32 hpcc_new_ack(struct hpcc_state *st,
 				 const struct hpcc_params *p, __u32 ack_seq,
-				 __u32 snd_nxt)
+				 __u32 snd_nxt, __u32 now_us)
 {
 	int commit;
 
 	if (!st->passed && (__s32)(ack_seq - st->last_update_seq) > 0) {
 		st->passed = 1;
 		st->fresh = 0;
+		st->pass_us = now_us;
 	}
-	commit = st->passed && st->fresh >= p->commit_samples;
+	commit = st->passed && st->fresh >= p->commit_samples &&
+		 now_us - st->pass_us >= p->commit_wait_us;
 	hpcc_compute_wind(st, p, commit);
 	if (commit) {
 		st->last_update_seq = snd_nxt;

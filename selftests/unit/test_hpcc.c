@@ -38,7 +38,7 @@ int main(void)
 	__u64 tau;
 	int i;
 
-	tap_plan(54);
+	tap_plan(58);
 
 	/* ComputeWind, additive branch (lines 16-19) */
 	st = fresh(100000, FRAC(0.5), 0);
@@ -102,17 +102,17 @@ int main(void)
 	/* NewAck: commit only past lastUpdateSeq, then lastUpdateSeq = snd_nxt */
 	st = fresh(100000, FRAC(0.5), 0);
 	st.last_update_seq = 1000;
-	hpcc_new_ack(&st, &P, 1000, 5000);
+	hpcc_new_ack(&st, &P, 1000, 5000, 0);
 	tap_ok(!st.committed && st.wc == 100000 && st.last_update_seq == 1000,
 	       "ACK 1000 = lastUpdateSeq: no commit");
-	hpcc_new_ack(&st, &P, 1001, 5000);
+	hpcc_new_ack(&st, &P, 1001, 5000, 0);
 	tap_ok(st.committed && st.wc == 101000 && st.last_update_seq == 5000,
 	       "ACK 1001 passes it: commit, lastUpdateSeq = snd_nxt 5000");
-	hpcc_new_ack(&st, &P, 4000, 9000);
+	hpcc_new_ack(&st, &P, 4000, 9000, 0);
 	tap_ok(!st.committed && st.wc == 101000 && st.W == 102000,
 	       "ACK 4000 within the round: W moves, Wc does not");
 	st.last_update_seq = 0xfffffff0U;
-	hpcc_new_ack(&st, &P, 0x10, 0x2000);
+	hpcc_new_ack(&st, &P, 0x10, 0x2000, 0);
 	tap_ok(st.committed && st.last_update_seq == 0x2000,
 	       "sequence wrap: 0x10 is past 0xfffffff0");
 
@@ -125,25 +125,48 @@ int main(void)
 		hpcc_measure_u(&st, &q, FRAC(0.5), 1000);
 		st.last_update_seq = 1000;
 		hpcc_measure_u(&st, &q, FRAC(0.5), 2000);
-		hpcc_new_ack(&st, &q, 1001, 5000);
+		hpcc_new_ack(&st, &q, 1001, 5000, 0);
 		tap_ok(!st.committed && st.passed && !st.fresh && st.wc == 100000,
 		       "commit_samples 1: past lastUpdateSeq, a sample from before: no commit");
-		hpcc_new_ack(&st, &q, 2000, 6000);
+		hpcc_new_ack(&st, &q, 2000, 6000, 0);
 		tap_ok(!st.committed && st.W == 101000 && st.last_update_seq == 1000,
 		       "... nor on the next ACK without a new sample; W still moves");
 		hpcc_measure_u(&st, &q, FRAC(0.5), 2000);
-		hpcc_new_ack(&st, &q, 2001, 6000);
+		hpcc_new_ack(&st, &q, 2001, 6000, 0);
 		tap_ok(!st.committed && !st.fresh,
 		       "... a repeated sample (zero interval) is not new");
 		hpcc_measure_u(&st, &q, FRAC(0.5), 3000);
-		hpcc_new_ack(&st, &q, 3000, 7000);
+		hpcc_new_ack(&st, &q, 3000, 7000, 0);
 		tap_ok(st.committed && st.wc == 101000 && st.last_update_seq == 7000 &&
 		       !st.passed,
 		       "... the first sample after it: commit, lastUpdateSeq = snd_nxt 7000");
 		hpcc_measure_u(&st, &q, FRAC(0.5), 4000);
-		hpcc_new_ack(&st, &q, 7001, 8000);
+		hpcc_new_ack(&st, &q, 7001, 8000, 0);
 		tap_ok(!st.committed && st.passed && !st.fresh,
 		       "... a sample on the ACK that passes lastUpdateSeq does not count");
+	}
+
+	/* the departure: a commit also waits commit_wait_us after the pass */
+	{
+		struct hpcc_params q = P;
+
+		q.commit_wait_us = 4000;
+		st = fresh(100000, FRAC(0.5), 0);
+		st.last_update_seq = 1000;
+		hpcc_new_ack(&st, &q, 1001, 5000, 0xfffff000U);
+		tap_ok(!st.committed && st.passed && st.pass_us == 0xfffff000U &&
+		       st.W == 101000 && st.wc == 100000,
+		       "commit_wait_us 4000: the ACK that passes lastUpdateSeq does not commit; W moves");
+		hpcc_new_ack(&st, &q, 2000, 6000, 0xfffff000U + 3999);
+		tap_ok(!st.committed && st.last_update_seq == 1000,
+		       "... 3999 us after it, across the clock's wrap: no commit");
+		hpcc_new_ack(&st, &q, 2001, 6000, 0xfffff000U + 4000);
+		tap_ok(st.committed && st.wc == 101000 && st.last_update_seq == 6000 &&
+		       !st.passed,
+		       "... 4000 us after it: commit, lastUpdateSeq = snd_nxt 6000");
+		hpcc_new_ack(&st, &q, 6001, 7000, 100000);
+		tap_ok(!st.committed && st.passed && st.pass_us == 100000,
+		       "... the next pass starts the wait afresh");
 	}
 
 	/* MeasureInflight with a path u (CSIG U): tau, the cap, the EWMA */

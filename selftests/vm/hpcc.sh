@@ -53,11 +53,11 @@ ktap_run "insmod tcp_hpcc line_rate_mbps=$RATE_MBIT base_rtt_us=$((T_MS * 1000))
 bad=0
 for kv in eta=101 eta=49 max_stage=1000 w_ai=999999999 nflows=0 line_rate_mbps=0 \
 	  stale_rtts=0 base_rtt_us=2000000 input=bogus eta=x commit_samples=17 \
-	  tso_cap=2 grow_pct=101; do
+	  tso_cap=2 grow_pct=101 commit_wait_pct=1001; do
 	echo "${kv#*=}" > "$P/${kv%%=*}" 2> /dev/null && bad=$((bad + 1))
 done
-ktap_expect "13 invalid parameter writes refused, the values unchanged" \
-	"$bad == 0 && $(cat $P/eta) == 95 && $(cat $P/max_stage) == 5 && \"$(cat $P/input)\" == \"auto\" && $(cat $P/grow_pct) == 90"
+ktap_expect "14 invalid parameter writes refused, the values unchanged" \
+	"$bad == 0 && $(cat $P/eta) == 95 && $(cat $P/max_stage) == 5 && \"$(cat $P/input)\" == \"auto\" && $(cat $P/grow_pct) == 90 && $(cat $P/commit_wait_pct) == 100"
 ktap_expect "hpcc is an available congestion control" \
 	"$(sysctl -n net.ipv4.tcp_available_congestion_control | grep -cw hpcc) == 1"
 
