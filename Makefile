@@ -15,7 +15,8 @@
 #                              BENCH="hpcc ..." some of them, ROUNDS=N
 #                              rounds of each instead of its default,
 #                              CCS="..." the algorithms compared (with
-#                              BENCH=hpcc also hpcc,KEY=VAL variants)
+#                              BENCH=hpcc also hpcc,KEY=VAL variants),
+#                              TRACE=1 hpcc's events (BENCH=hpcc)
 #   make lint                  checkpatch --strict, sparse (C=2) and W=1
 #   make fuzz                  libFuzzer targets (FUZZ_RUNS executions each)
 #   make install [KVER=..]     install the modules (default: running kernel)
@@ -92,7 +93,8 @@ BENCH_KVER ?= $(firstword $(KVERS))
 BENCH_PYTHON ?= /usr/bin/python3
 # settings for every benchmark, as run.sh's arguments: the guest gets no
 # environment from the host
-BENCH_SET = $(if $(ROUNDS),ROUNDS=$(ROUNDS)) $(if $(CCS),'CCS=$(CCS)')
+BENCH_SET = $(if $(ROUNDS),ROUNDS=$(ROUNDS)) $(if $(CCS),'CCS=$(CCS)') \
+	$(if $(TRACE),TRACE=$(TRACE))
 bench: unit modules
 	@echo "  BENCH   BPF programs, ns per packet (host)"
 	@if [ "$$(stat -f -c %T /sys/fs/bpf 2>/dev/null)" = bpf_fs ]; then \

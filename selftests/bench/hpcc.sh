@@ -43,13 +43,25 @@
 # (rRATE-RUN-CC), the late flow's samples (.txt), its iperf3 report
 # (.json) and the senders' ss -tin and retransmission counters taken at
 # the end of the measured period (.ss).
+# With TRACE=1 (make bench BENCH=hpcc TRACE=1), the hpcc runs also record
+# tcp_hpcc's hpcc_update events, and a line after each round's gives
+# their summary over the measured period, which trace markers bound
+# (selftests/lib/hpcc_trace.py: U over time and at the commits, commits
+# per second, the pacing rates); under make bench the events stay beside
+# the run's files (.trace).  The events are enabled before the flows
+# start and disabled after they end (ktap_trace: under TCG, patching a
+# static key that another vCPU runs can oops the guest), and they cost
+# the emulated senders CPU: the figures of a traced run are not those of
+# an untraced one.
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 . "$here/../lib/topo.sh"
 . "$here/../lib/bench.sh"
 . "$here/../lib/iperf.sh"
+. "$here/../lib/ktap.sh"
 
 ROUNDS=${ROUNDS:-3}
+TRACE=${TRACE:-0}
 SECS=${SECS:-12}
 LATE=${LATE:-3}
 # bottleneck rates, Mbit/s: at 100 the link is the bottleneck; at 200 two
@@ -78,6 +90,12 @@ insmod "$top/build/$(uname -r)/tcp_csig_opt.ko" || exit 1
 # eta")
 insmod "$top/build/$(uname -r)/tcp_hpcc.ko" line_rate_mbps=$RATE_MBIT \
 	base_rtt_us=$((T_MS * 1000)) nflows=16 || exit 1
+if [ "$TRACE" = 1 ]; then
+	ktap_trace tcp_hpcc 0
+	# room for a run's events (two flows, about 2000 per second each,
+	# under 200 bytes each), allocated here, not in a run
+	echo 16384 > $KTAP_T/buffer_size_kb || exit 1
+fi
 modprobe -q tcp_dctcp
 modprobe -q tcp_bbr
 modprobe -q sch_red
@@ -142,7 +160,7 @@ config()	# config CC: the leaf and the CSIG roles for CC
 run()
 {
 	local cc=$1 ping=$2 c=${1%%,*} fq= j1 j2 q0 q1 pg rt pp= p1 p2 ts0 ts1 m a b jn pct share
-	local kv saved= rx rp cport i keep
+	local kv saved= rx rp cport i keep tr=
 
 	# hpcc,KEY=VAL...: the module's parameters for this run only
 	for kv in $(echo "${cc#"$c"}" | tr , ' '); do
@@ -164,6 +182,10 @@ run()
 	keep=${VT_OUT:+$VT_OUT/hpcc-runs/r$RATE_MBIT-$NRUN-$cc}
 	topo_exec r iperf3 -s -D -1 -p 5201 > /dev/null 2>&1
 	topo_exec r iperf3 -s -D -1 -p 5202 > /dev/null 2>&1
+	if [ "$TRACE" = 1 ] && [ "$ping" = 0 ] && [ "$c" = hpcc ]; then
+		tr=$(mktemp)
+		ktap_trace tcp_hpcc 1
+	fi
 	sleep 0.3
 	if [ "$ping" = 1 ]; then
 		# started before the flows: a process start takes the
@@ -189,9 +211,11 @@ run()
 	# the same times as the measured one.
 	m=$((SECS - LATE - 3))
 	sx sw --json show sw-r > "$q0"
+	[ -n "$tr" ] && echo hpcc_trace_begin > $KTAP_T/trace_marker
 	ts0=$(topo_tx_stamp)
 	sleep "$m"
 	ts1=$(topo_tx_stamp)
+	[ -n "$tr" ] && echo hpcc_trace_end > $KTAP_T/trace_marker
 	sx sw --json show sw-r > "$q1"
 	# the senders' sockets and retransmissions, after the measured
 	# period, beside the late flow's samples
@@ -202,6 +226,15 @@ run()
 		done > "$keep.ss" 2>&1
 	fi
 	wait $pp $p1 $p2 $rp || { echo "rxsample failed" >&2; exit 1; }
+	if [ -n "$tr" ]; then
+		# the flows have ended: no vCPU is in the patched code
+		ktap_trace tcp_hpcc 0
+		cat $KTAP_T/trace > "$tr"
+		TRC[$cc]=$(python3 "$top/selftests/lib/hpcc_trace.py" "$tr" \
+			"$(echo "$(cat /sys/module/tcp_hpcc/parameters/eta) / 100" | bc -l)")
+		[ -n "$keep" ] && cp "$tr" "$keep.trace"
+		rm -f "$tr"
+	fi
 	if [ "$ping" = 1 ]; then
 		sed -n 's/^\[\([0-9.]*\)\].*time=\([0-9.]*\) ms/\1 \2/p' "$pg" |
 			awk -v a="${ts0#* }" -v b="${ts1#* }" \
@@ -247,8 +280,8 @@ bench_rate()
 CAP_MBIT=$((RATE_MBIT * CAP_PCT / 100))
 TOPO_RATE=${RATE_MBIT}mbit
 echo "bottleneck $RATE_MBIT Mbit/s (port model C $CAP_MBIT), base delay $TOPO_DELAY, $ROUNDS rounds of $SECS s, second flow at +$LATE s"
-unset U QP50 QP99 RP50 RP99 JAIN LATEF CONV med
-declare -gA U QP50 QP99 RP50 RP99 JAIN LATEF CONV
+unset U QP50 QP99 RP50 RP99 JAIN LATEF CONV TRC med
+declare -gA U QP50 QP99 RP50 RP99 JAIN LATEF CONV TRC
 for ((r = 1; r <= ROUNDS; r++)); do
 	for cc in $CCS; do
 		run "$cc" 0
@@ -264,6 +297,8 @@ for ((r = 1; r <= ROUNDS; r++)); do
 			"$(last "RP50[$cc]")" "$(last "RP99[$cc]")" \
 			"$(echo "$(last "JAIN[$cc]") / 100" | bc -l)" "$(last "LATEF[$cc]")" \
 			"$(last "CONV[$cc]")"
+		[ -z "${TRC[$cc]}" ] || echo "  trace: ${TRC[$cc]}"
+		TRC[$cc]=
 	done
 done
 
