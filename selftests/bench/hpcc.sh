@@ -7,7 +7,8 @@
 # both run to SECS.
 #
 #   hpcc    fifo, the CSIG data plane (transit on the bottleneck port,
-#           insertion on the senders), T = 4 ms (selftests/vm/hpcc.sh)
+#           insertion on the senders), T = 4 ms (selftests/vm/hpcc.sh),
+#           the port's rate window 1 ms
 #   dctcp   RED/ECN marking at K = 30 KB of the instantaneous queue,
 #           dctcp the default congestion control of both ends
 #   cubic   fifo of 1000 packets
@@ -141,7 +142,7 @@ config()	# config CC: the leaf and the CSIG roles for CC
 		topo_exec $i sysctl -qw net.ipv4.tcp_congestion_control=$def || exit 1
 	done
 	sx sw attach sw-r transit --capacity ${CAP_MBIT}mbit --t ${T_MS}ms \
-		--interval ${T_MS}ms --lm 7 > /dev/null
+		--interval 1ms --lm 7 > /dev/null
 	if [ "${1%%,*}" = hpcc ]; then
 		for i in 1 2; do
 			sx "s$i" attach "s$i-eth0" insert --select mark \
