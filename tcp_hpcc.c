@@ -84,7 +84,7 @@ MODULE_PARM_DESC(commit_samples,
 static struct range_param commit_wait_pct = { 100, 0, 1000 };
 module_param_cb(commit_wait_pct, &range_ops, &commit_wait_pct, 0644);
 MODULE_PARM_DESC(commit_wait_pct,
-		 "time a commit of Wc also waits once lastUpdateSeq is acked, per cent of T: the switches' rate window; 0: the draft's rule (0..1000, default 100)");
+		 "time a commit of Wc also waits once lastUpdateSeq is acked, per cent of T: U's EWMA horizon; 0: the draft's rule (0..1000, default 100)");
 static struct range_param stale_rtts = { 4, 1, 1000 };
 module_param_cb(stale_rtts, &range_ops, &stale_rtts, 0644);
 MODULE_PARM_DESC(stale_rtts,

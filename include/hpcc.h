@@ -297,10 +297,12 @@ static inline __u32 hpcc_compute_wind(struct hpcc_state *st,
  * before it, up to a window older than the packet: only samples that
  * arrive about a window after the ACK of lastUpdateSeq describe traffic
  * sent at the new Wc.  Committing on the older ones corrects the same
- * excess twice, and the window oscillates.  A count of samples measures
- * that time only as well as the ACK rate does (one sample per tagged
- * segment: a window of 4 ms is some 8 samples of a flow at 50 Mbit/s in
- * super-packets of 2 segments); the wait is the window's own length.
+ * excess twice, and the window oscillates.  U is also an EWMA over T
+ * (line 9): a sample about T after that ACK weighs mostly traffic of the
+ * new Wc.  A count of samples measures that time only as well as the ACK
+ * rate does (one sample per tagged segment: 4 ms is some 8 samples of a
+ * flow at 50 Mbit/s in super-packets of 2 segments); the wait is a time,
+ * T by default (tcp_hpcc's commit_wait_pct).
  */
 static inline __u32 hpcc_new_ack(struct hpcc_state *st,
 				 const struct hpcc_params *p, __u32 ack_seq,
