@@ -61,6 +61,7 @@ top=$(cd "$here/../.." && pwd)
 . "$here/../lib/bench.sh"
 . "$here/../lib/iperf.sh"
 . "$here/../lib/ktap.sh"
+. "$here/../lib/cc.sh"
 
 ROUNDS=${ROUNDS:-3}
 TRACE=${TRACE:-0}
@@ -74,11 +75,11 @@ RATES=${RATES:-100}
 # drains ~95% (CAP_PCT=95 there), at 100 all of it
 CAP_PCT=${CAP_PCT:-100}
 T_MS=4
+CC_T_MS=$T_MS
 CCS=${CCS:-hpcc paced dctcp cubic bbr}
 PACED_PCT=${PACED_PCT:-93}
 RATE_MBIT=${RATES%% *}
 TOPO_RATE=${RATE_MBIT}mbit
-MARK=0x40000000
 QH=$top/selftests/lib/qhist.py
 RXS=$top/build/bin/rxsample
 NRUN=0		# runs so far: the late flow's client port is 5300 + NRUN
@@ -142,13 +143,9 @@ config()	# config CC: the leaf and the CSIG roles for CC
 	for i in s1 s2 r; do
 		topo_exec $i sysctl -qw net.ipv4.tcp_congestion_control=$def || exit 1
 	done
-	sx sw attach sw-r transit --capacity ${CAP_MBIT}mbit --t ${T_MS}ms \
-		--interval 1ms --lm 7 > /dev/null
+	cc_transit sw sw-r ${CAP_MBIT}mbit
 	if [ "${1%%,*}" = hpcc ]; then
-		for i in 1 2; do
-			sx "s$i" attach "s$i-eth0" insert --select mark \
-				--mark $MARK/$MARK --types u --format expanded > /dev/null
-		done
+		cc_insert_u s1 s2
 	fi
 }
 

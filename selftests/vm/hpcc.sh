@@ -23,6 +23,7 @@ top=$(cd "$here/../.." && pwd)
 . "$here/../lib/ktap.sh"
 . "$here/../lib/topo.sh"
 . "$here/../lib/iperf.sh"
+. "$here/../lib/cc.sh"
 
 CSIG_KO=$top/build/$(uname -r)/tcp_csig_opt.ko
 HPCC_KO=$top/build/$(uname -r)/tcp_hpcc.ko
@@ -39,8 +40,9 @@ TOPO_RATE=${RATE_MBIT}mbit
 # 1.2 ms, but under load under TCG it is 2-10 ms and the emulated hosts
 # send in millisecond bursts; T = 4 ms spans them.  The switch measures
 # its rate over 1 ms windows, as "Deploying it" in
-# Documentation/tcp_hpcc.rst sets it up.
+# Documentation/tcp_hpcc.rst sets it up (cc_transit).
 T_MS=4
+CC_T_MS=$T_MS
 
 ktap_plan 29
 [ -f "$HPCC_KO" ] && [ -x "$HPCCSTAT" ] || { echo "Bail out! run make first"; exit 1; }
@@ -71,7 +73,7 @@ for i in 1 2; do
 	sx "s$i" attach "s$i-eth0" insert --select mark --mark $MARK/$MARK \
 		--types u --format expanded > /dev/null
 done
-sx sw attach sw-r transit --capacity ${RATE_MBIT}mbit --t ${T_MS}ms --interval 1ms --lm 7 > /dev/null
+cc_transit sw sw-r ${RATE_MBIT}mbit
 # A namespace may make only the algorithms the initial namespace allows
 # its default (EPERM otherwise; on 6.1 and 6.12 that error also leaks a
 # module reference, after which rmmod is impossible): allow hpcc first.
@@ -252,7 +254,7 @@ ktap_expect "a stripping path: the flow falls back, counted" \
 	"$(ctr s1 fallbacks) > $f0 && $(ctr s1 fallback_acks) > $a0"
 ktap_expect "... and completes at more than half the link" "${tput:-0} > $((RATE_MBIT / 2))"
 sx sw detach sw-r > /dev/null
-sx sw attach sw-r transit --capacity ${RATE_MBIT}mbit --t ${T_MS}ms --interval 1ms --lm 7 > /dev/null
+cc_transit sw sw-r ${RATE_MBIT}mbit
 
 # no negotiation (the receiver does not accept): Reno from the start
 echo 0 > /sys/module/tcp_csig_opt/parameters/accept_offers
