@@ -16,7 +16,8 @@
 #                              rounds of each instead of its default,
 #                              CCS="..." the algorithms compared (with
 #                              BENCH=hpcc also hpcc,KEY=VAL variants),
-#                              TRACE=1 hpcc's events (BENCH=hpcc)
+#                              TRACE=1 hpcc's events (BENCH=hpcc),
+#                              RATES="..." its bottlenecks, Mbit/s
 #   make lint                  checkpatch --strict, sparse (C=2) and W=1
 #   make fuzz                  libFuzzer targets (FUZZ_RUNS executions each)
 #   make install [KVER=..]     install the modules (default: running kernel)
@@ -94,7 +95,7 @@ BENCH_PYTHON ?= /usr/bin/python3
 # settings for every benchmark, as run.sh's arguments: the guest gets no
 # environment from the host
 BENCH_SET = $(if $(ROUNDS),ROUNDS=$(ROUNDS)) $(if $(CCS),'CCS=$(CCS)') \
-	$(if $(TRACE),TRACE=$(TRACE))
+	$(if $(TRACE),TRACE=$(TRACE)) $(if $(RATES),'RATES=$(RATES)')
 bench: unit modules
 	@echo "  BENCH   BPF programs, ns per packet (host)"
 	@if [ "$$(stat -f -c %T /sys/fs/bpf 2>/dev/null)" = bpf_fs ]; then \

@@ -1,11 +1,11 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# run.sh [ROUNDS=N] [CCS=LIST] [TRACE=0|1] [BENCH...]: inside the VM (make
-# bench), run each selftests/bench/*.sh (except this one, and ackcost.sh,
-# which wants a guest of its own with one vCPU) or the named ones (a path
-# or a name: make bench BENCH="hpcc csig_opt"); each one's output goes to
-# the console and to $VT_OUT/NAME.txt.
+# run.sh [ROUNDS=N] [CCS=LIST] [TRACE=0|1] [RATES=LIST] [BENCH...]:
+# inside the VM (make bench), run each selftests/bench/*.sh (except this
+# one, and ackcost.sh, which wants a guest of its own with one vCPU) or
+# the named ones (a path or a name: make bench BENCH="hpcc csig_opt");
+# each one's output goes to the console and to $VT_OUT/NAME.txt.
 # Each benchmark loads the project's modules with parameters of its own
 # and insmod refuses a module already loaded, so they are unloaded after
 # each.  The namespaces' sockets, which hold the modules, go a little
@@ -31,8 +31,9 @@ here=$(cd "$(dirname "$0")" && pwd)
 # the guest gets no environment from the host: settings come as
 # arguments (make bench ROUNDS=5), for every benchmark; CCS, the
 # algorithms of the benchmarks that take a list (hpcc.sh); TRACE, the
-# hpcc benchmark's events (hpcc.sh)
-while [[ $# -gt 0 && ( $1 == ROUNDS=* || $1 == CCS=* || $1 == TRACE=* ) ]]; do
+# hpcc benchmark's events (hpcc.sh); RATES, its bottlenecks (hpcc.sh)
+while [[ $# -gt 0 && ( $1 == ROUNDS=* || $1 == CCS=* || $1 == TRACE=* ||
+			$1 == RATES=* ) ]]; do
 	if [[ $1 == TRACE=* && ! $1 =~ ^TRACE=[01]$ ]]; then
 		echo "run.sh: TRACE is 0 or 1, not '${1#TRACE=}'" >&2
 		exit 2
@@ -43,6 +44,10 @@ while [[ $# -gt 0 && ( $1 == ROUNDS=* || $1 == CCS=* || $1 == TRACE=* ) ]]; do
 	fi
 	if [[ $1 == CCS=* && ! $1 =~ ^CCS=[a-z0-9_,=\ ]+$ ]]; then
 		echo "run.sh: CCS is a list of names (hpcc,KEY=VAL ...), not '${1#CCS=}'" >&2
+		exit 2
+	fi
+	if [[ $1 == RATES=* && ! $1 =~ ^RATES=[1-9][0-9]*(\ [1-9][0-9]*)*$ ]]; then
+		echo "run.sh: RATES is a list of Mbit/s, not '${1#RATES=}'" >&2
 		exit 2
 	fi
 	export "$1"
