@@ -30,7 +30,9 @@
 # when the fifo drops, since the model does not).  Per round and CC, a
 # run with nothing beside the flows: utilisation of the link over the
 # two-flow period (htb's bytes), queue p50/p99 (port model), Jain
-# fairness over 1 s windows, and the late flow's ramp in two readings:
+# fairness over 1 s windows, the share of the guest's CPU time (both
+# vCPUs, /proc/stat) that was busy over the same period, and the late
+# flow's ramp in two readings:
 # from its bytes received, sampled every 10 ms (tools/rxsample), the time
 # from its connection to the first sample from which its rate over every
 # 0.2 s window for 1 s is 80% of its fair share (half of the link's
@@ -159,7 +161,7 @@ config()	# config CC: the leaf and the CSIG roles for CC
 run()
 {
 	local cc=$1 ping=$2 c=${1%%,*} fq= j1 j2 q0 q1 pg rt pp= p1 p2 ts0 ts1 m a b jn pct share
-	local kv saved= rx rp cport i keep tr=
+	local kv saved= rx rp cport i keep tr= c0 c1
 
 	# hpcc,KEY=VAL...: the module's parameters for this run only
 	for kv in $(echo "${cc#"$c"}" | tr , ' '); do
@@ -212,7 +214,9 @@ run()
 	sx sw --json show sw-r > "$q0"
 	[ -n "$tr" ] && echo hpcc_trace_begin > $KTAP_T/trace_marker
 	ts0=$(topo_tx_stamp)
+	c0=$(cpu_ticks)
 	sleep "$m"
+	c1=$(cpu_ticks)
 	ts1=$(topo_tx_stamp)
 	[ -n "$tr" ] && echo hpcc_trace_end > $KTAP_T/trace_marker
 	sx sw --json show sw-r > "$q1"
@@ -245,6 +249,7 @@ run()
 		RP99[$cc]+=" $(stat_pct 99 "$rt")"
 	else
 		U[$cc]+=" $(echo "100 * $(topo_util "$ts0" "$ts1" $RATE_MBIT)" | bc -l)"
+		CPU[$cc]+=" $(cpu_busy "$c0" "$c1")"
 		read -r _ a b _ <<< "$("$QH" "$q0" "$q1" 50 99)"
 		QP50[$cc]+=" $(echo "$a / 1000" | bc -l)"
 		QP99[$cc]+=" $(echo "$b / 1000" | bc -l)"
@@ -277,28 +282,43 @@ run()
 
 last() { echo "${!1}" | awk '{ print $NF }'; }
 
+# cpu_ticks: the guest's busy and total ticks so far, all CPUs (the
+# first line of /proc/stat: user nice system idle iowait irq softirq
+# steal)
+cpu_ticks()
+{
+	awk '$1 == "cpu" { print $2 + $3 + $4 + $7 + $8 + $9, $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9; exit }' /proc/stat
+}
+
+# cpu_busy "BUSY0 TOTAL0" "BUSY1 TOTAL1": per cent of the guest's CPU
+# time busy in between
+cpu_busy()
+{
+	echo "$1 $2" | awk '{ print ($4 > $2) ? 100 * ($3 - $1) / ($4 - $2) : 0 }'
+}
+
 bench_rate()
 {
 CAP_MBIT=$((RATE_MBIT * CAP_PCT / 100))
 TOPO_RATE=${RATE_MBIT}mbit
 echo "bottleneck $RATE_MBIT Mbit/s (port model C $CAP_MBIT), base delay $TOPO_DELAY, $ROUNDS rounds of $SECS s, second flow at +$LATE s"
-unset U QP50 QP99 RP50 RP99 JAIN LATEF CONV TRC med
-declare -gA U QP50 QP99 RP50 RP99 JAIN LATEF CONV TRC
+unset U QP50 QP99 RP50 RP99 JAIN LATEF CONV TRC CPU med
+declare -gA U QP50 QP99 RP50 RP99 JAIN LATEF CONV TRC CPU
 for ((r = 1; r <= ROUNDS; r++)); do
 	for cc in $CCS; do
 		run "$cc" 0
 		if [ "$cc" = paced ]; then
-			printf 'round %d %-6s util %5.1f%%  queue p50 %6.0f us p99 %6.0f us  jain %.3f\n' \
+			printf 'round %d %-6s util %5.1f%%  queue p50 %6.0f us p99 %6.0f us  jain %.3f  cpu %3.0f%%\n' \
 				"$r" "$cc" "$(last "U[$cc]")" "$(last "QP50[$cc]")" "$(last "QP99[$cc]")" \
-				"$(echo "$(last "JAIN[$cc]") / 100" | bc -l)"
+				"$(echo "$(last "JAIN[$cc]") / 100" | bc -l)" "$(last "CPU[$cc]")"
 			continue
 		fi
 		run "$cc" 1
-		printf 'round %d %-6s util %5.1f%%  queue p50 %6.0f us p99 %6.0f us  rtt p50 %5.2f ms p99 %5.2f ms  jain %.3f  late flow %5.2f s (iperf %.1f s)\n' \
+		printf 'round %d %-6s util %5.1f%%  queue p50 %6.0f us p99 %6.0f us  rtt p50 %5.2f ms p99 %5.2f ms  jain %.3f  late flow %5.2f s (iperf %.1f s)  cpu %3.0f%%\n' \
 			"$r" "$cc" "$(last "U[$cc]")" "$(last "QP50[$cc]")" "$(last "QP99[$cc]")" \
 			"$(last "RP50[$cc]")" "$(last "RP99[$cc]")" \
 			"$(echo "$(last "JAIN[$cc]") / 100" | bc -l)" "$(last "LATEF[$cc]")" \
-			"$(last "CONV[$cc]")"
+			"$(last "CONV[$cc]")" "$(last "CPU[$cc]")"
 		[ -z "${TRC[$cc]}" ] || echo "  trace: ${TRC[$cc]}"
 		TRC[$cc]=
 	done
@@ -308,16 +328,16 @@ echo
 echo "medians over $ROUNDS rounds (min..max)"
 w=6
 for cc in $CCS; do [ ${#cc} -gt $w ] && w=${#cc}; done
-printf "%-${w}s %-20s %-20s %-20s %-20s %-20s %-20s\n" cc "utilisation %" "queue p99 us" \
-	"rtt p99 ms" "jain %" "late flow s" "(iperf) s"
+printf "%-${w}s %-20s %-20s %-20s %-20s %-20s %-20s %-20s\n" cc "utilisation %" "queue p99 us" \
+	"rtt p99 ms" "jain %" "late flow s" "(iperf) s" "cpu %"
 declare -gA med
 for cc in $CCS; do
 	[ "$cc" = paced ] && continue
-	bench_row $w "$cc" U QP99 RP99 JAIN LATEF:2 CONV
+	bench_row $w "$cc" U QP99 RP99 JAIN LATEF:2 CONV CPU
 done
 case " $CCS " in *" paced "*)
-	printf "%-${w}s %-20s %-20s %-20s\n" cc "utilisation %" "queue p99 us" "jain %"
-	bench_row $w paced U QP99 JAIN
+	printf "%-${w}s %-20s %-20s %-20s %-20s\n" cc "utilisation %" "queue p99 us" "jain %" "cpu %"
+	bench_row $w paced U QP99 JAIN CPU
 	;;
 esac
 for h in $CCS; do
