@@ -24,6 +24,12 @@
 #           segments as hpcc's: a sender that knows its fair rate exactly
 #           and has no control loop.  Its queue is what this emulated
 #           path makes at that load by itself; no RTT run.
+#   paced,PCT
+#           the same, each flow held at PCT/2 per cent of the link:
+#           paced,95 is a sender that holds eta's load exactly, and its
+#           utilisation is what senders paced there get from the
+#           emulated hosts (Documentation/tcp_hpcc.rst, "What a paced
+#           sender gets here")
 #
 # The transit role sits on the bottleneck port in every configuration:
 # its model's queue histogram gives the queue percentiles (an upper bound
@@ -42,11 +48,11 @@
 # (iperf_settle, which cannot tell times under 0.1 s); then a run with a ping
 # through the bottleneck every 20 ms beside the flows, for RTT p50/p99
 # (run() says why apart).  Then the
-# medians over ROUNDS rounds with their range, and hpcc's ratios to dctcp
-# and cubic.  Under make bench, build/bench/hpcc-runs/ keeps, per run
-# (rRATE-RUN-CC), the late flow's samples (.txt), its iperf3 report
-# (.json) and the senders' ss -tin and retransmission counters taken at
-# the end of the measured period (.ss).
+# medians over ROUNDS rounds with their range, and hpcc's ratios to dctcp,
+# cubic and each paced row.  Under make bench, build/bench/hpcc-runs/
+# keeps, per run (rRATE-RUN-CC), the late flow's samples (.txt), its
+# iperf3 report (.json) and the senders' ss -tin and retransmission
+# counters taken at the end of the measured period (.ss).
 # With TRACE=1 (make bench BENCH=hpcc TRACE=1), the hpcc runs also record
 # tcp_hpcc's hpcc_update events, and a line after each round's gives
 # their summary over the measured period, which trace markers bound
@@ -78,7 +84,14 @@ RATES=${RATES:-100}
 CAP_PCT=${CAP_PCT:-100}
 T_MS=4
 CC_T_MS=$T_MS
-CCS=${CCS:-hpcc paced dctcp cubic bbr}
+CCS=${CCS:-hpcc paced paced,95 dctcp cubic bbr}
+for cc in $CCS; do
+	case $cc in paced,*)
+		[[ ${cc#paced,} =~ ^([1-9][0-9]?|100)$ ]] && continue
+		echo "hpcc.sh: paced,PCT takes a per cent of the link (1..100), not '${cc#paced,}'" >&2
+		exit 2
+	esac
+done
 PACED_PCT=${PACED_PCT:-93}
 RATE_MBIT=${RATES%% *}
 TOPO_RATE=${RATE_MBIT}mbit
@@ -164,14 +177,15 @@ run()
 	local kv saved= rx rp cport i keep tr= c0 c1
 
 	# hpcc,KEY=VAL...: the module's parameters for this run only
-	for kv in $(echo "${cc#"$c"}" | tr , ' '); do
+	[ "$c" = paced ] || for kv in $(echo "${cc#"$c"}" | tr , ' '); do
 		saved+=" ${kv%%=*}=$(cat "/sys/module/tcp_hpcc/parameters/${kv%%=*}")" || exit 1
 		echo "${kv#*=}" > "/sys/module/tcp_hpcc/parameters/${kv%%=*}" || exit 1
 	done
 	config "$c"
-	if [ "$cc" = paced ]; then
+	if [ "$c" = paced ]; then
 		pct=$(last "U[hpcc]")
 		[ -n "$pct" ] || pct=$PACED_PCT
+		[ "$cc" = paced ] || pct=${cc#paced,}
 		c=cubic
 		fq="--fq-rate $(echo "$RATE_MBIT * 10 * $pct / 2" | bc | cut -d. -f1)K"
 	fi
@@ -307,7 +321,7 @@ declare -gA U QP50 QP99 RP50 RP99 JAIN LATEF CONV TRC CPU
 for ((r = 1; r <= ROUNDS; r++)); do
 	for cc in $CCS; do
 		run "$cc" 0
-		if [ "$cc" = paced ]; then
+		if [ "${cc%%,*}" = paced ]; then
 			printf 'round %d %-6s util %5.1f%%  queue p50 %6.0f us p99 %6.0f us  jain %.3f  cpu %3.0f%%\n' \
 				"$r" "$cc" "$(last "U[$cc]")" "$(last "QP50[$cc]")" "$(last "QP99[$cc]")" \
 				"$(echo "$(last "JAIN[$cc]") / 100" | bc -l)" "$(last "CPU[$cc]")"
@@ -331,22 +345,24 @@ for cc in $CCS; do [ ${#cc} -gt $w ] && w=${#cc}; done
 printf "%-${w}s %-20s %-20s %-20s %-20s %-20s %-20s %-20s\n" cc "utilisation %" "queue p99 us" \
 	"rtt p99 ms" "jain %" "late flow s" "(iperf) s" "cpu %"
 declare -gA med
+pcs=
 for cc in $CCS; do
-	[ "$cc" = paced ] && continue
+	[ "${cc%%,*}" = paced ] && pcs+=" $cc" && continue
 	bench_row $w "$cc" U QP99 RP99 JAIN LATEF:2 CONV CPU
 done
-case " $CCS " in *" paced "*)
+if [ -n "$pcs" ]; then
 	printf "%-${w}s %-20s %-20s %-20s %-20s\n" cc "utilisation %" "queue p99 us" "jain %" "cpu %"
-	bench_row $w paced U QP99 JAIN CPU
-	;;
-esac
+	for cc in $pcs; do
+		bench_row $w "$cc" U QP99 JAIN CPU
+	done
+fi
 for h in $CCS; do
 	[ "${h%%,*}" = hpcc ] || continue
-	for b in dctcp cubic paced; do
+	for b in dctcp cubic $pcs; do
 		case " $CCS " in *" $b "*) ;; *) continue ;; esac
 		line="$h / $b: utilisation $(bench_ratio "${med[U.$h]}" "${med[U.$b]}")"
 		line+=", queue p99 $(bench_ratio "${med[QP99.$h]}" "${med[QP99.$b]}")"
-		if [ $b != paced ]; then
+		if [ "${b%%,*}" != paced ]; then
 			line+=", rtt p99 $(bench_ratio "${med[RP99.$h]}" "${med[RP99.$b]}")"
 			line+=", late flow time $(bench_ratio "${med[LATEF.$h]}" "${med[LATEF.$b]}")"
 			line+=" (iperf $(bench_ratio "${med[CONV.$h]}" "${med[CONV.$b]}"))"
