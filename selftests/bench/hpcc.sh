@@ -20,7 +20,9 @@
 #   paced   fifo of 1000 packets, two cubic flows each held by
 #           SO_MAX_PACING_RATE (iperf3 --fq-rate) at half of the
 #           utilisation hpcc reached in the same round (PACED_PCT per cent
-#           of the link when hpcc did not run), in super-packets of 2
+#           of the link when hpcc did not run; both of the link's bytes,
+#           frames, which run() converts to the TCP payload that TCP
+#           paces), in super-packets of 2
 #           segments as hpcc's: a sender that knows its fair rate exactly
 #           and has no control loop.  Its queue is what this emulated
 #           path makes at that load by itself; no RTT run.
@@ -123,8 +125,9 @@ sysctl -qw net.ipv4.tcp_allowed_congestion_control="$(sysctl -n \
 [ -z "$VT_OUT" ] || mkdir -p "$VT_OUT/hpcc-runs" || exit 1
 topo_dumbbell 2 pfifo limit 1000 || exit 1
 topo_hold_netstamp	# ping flips it, between runs but under TCG
+MTU=1496
 for i in 1 2; do
-	ip -n "${TOPO}s$i" link set "s$i-eth0" mtu 1496
+	ip -n "${TOPO}s$i" link set "s$i-eth0" mtu $MTU
 	topo_exec "s$i" sysctl -qw net.ipv4.tcp_ecn=1
 done
 GSO_SEGS=$(ip -n "${TOPO}s1" -d link show dev s1-eth0 | grep -o 'gso_max_segs [0-9]*')
@@ -187,7 +190,13 @@ run()
 		[ -n "$pct" ] || pct=$PACED_PCT
 		[ "$cc" = paced ] || pct=${cc#paced,}
 		c=cubic
-		fq="--fq-rate $(echo "$RATE_MBIT * 10 * $pct / 2" | bc | cut -d. -f1)K"
+		# the link's share in frames, the pace in TCP payload
+		# (tcp_update_skb_after_send() counts the write queue's
+		# skb): 1444 bytes of it per frame of 1510 at an MTU of
+		# 1496, 52 bytes of IPv4 and TCP with timestamps, 14 of
+		# Ethernet
+		fq="--fq-rate $(echo "$RATE_MBIT * 10 * $pct / 2 * ($MTU - 52) / ($MTU + 14)" |
+			bc | cut -d. -f1)K"
 	fi
 	j1=$(mktemp) j2=$(mktemp) q0=$(mktemp) q1=$(mktemp) pg=$(mktemp) rt=$(mktemp) rx=$(mktemp)
 	# a port of its own per run: the last run's may still be in TIME_WAIT
