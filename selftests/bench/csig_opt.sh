@@ -49,21 +49,15 @@ config()	# config NAME
 	esac
 }
 
-busy()	# busy: "busy total" jiffies of all CPUs
-{
-	awk '/^cpu / { t = 0; for (i = 2; i <= NF; i++) t += $i
-		print t - $5 - $6, t }' /proc/stat
-}
-
 declare -A tput cpu
 for ((i = 1; i <= ROUNDS; i++)); do
 	for c in off module csig; do
 		config $c
 		topo_iperf_server
-		read -r b0 t0 < <(busy)
+		c0=$(bench_cpu)
 		v=$(topo_iperf 1 cubic "$SECS" | jq '.end.sum_received.bits_per_second / 1e6')
-		read -r b1 t1 < <(busy)
-		u=$(echo "100 * ($b1 - $b0) / ($t1 - $t0)" | bc -l)
+		c1=$(bench_cpu)
+		u=$(bench_cpu_pct "$c0" "$c1")
 		tput[$c]="${tput[$c]} $v"
 		cpu[$c]="${cpu[$c]} $u"
 		printf 'round %d %-7s %7.1f Mbit/s  CPU %5.1f%%\n' "$i" $c "$v" "$u"

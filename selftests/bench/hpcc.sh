@@ -237,9 +237,9 @@ run()
 	sx sw --json show sw-r > "$q0"
 	[ -n "$tr" ] && echo hpcc_trace_begin > $KTAP_T/trace_marker
 	ts0=$(topo_tx_stamp)
-	c0=$(cpu_ticks)
+	c0=$(bench_cpu)
 	sleep "$m"
-	c1=$(cpu_ticks)
+	c1=$(bench_cpu)
 	ts1=$(topo_tx_stamp)
 	[ -n "$tr" ] && echo hpcc_trace_end > $KTAP_T/trace_marker
 	sx sw --json show sw-r > "$q1"
@@ -272,7 +272,7 @@ run()
 		RP99[$cc]+=" $(stat_pct 99 "$rt")"
 	else
 		U[$cc]+=" $(echo "100 * $(topo_util "$ts0" "$ts1" $RATE_MBIT)" | bc -l)"
-		CPU[$cc]+=" $(cpu_busy "$c0" "$c1")"
+		CPU[$cc]+=" $(bench_cpu_pct "$c0" "$c1")"
 		read -r _ a b _ <<< "$("$QH" "$q0" "$q1" 50 99)"
 		QP50[$cc]+=" $(echo "$a / 1000" | bc -l)"
 		QP99[$cc]+=" $(echo "$b / 1000" | bc -l)"
@@ -304,21 +304,6 @@ run()
 }
 
 last() { echo "${!1}" | awk '{ print $NF }'; }
-
-# cpu_ticks: the guest's busy and total ticks so far, all CPUs (the
-# first line of /proc/stat: user nice system idle iowait irq softirq
-# steal)
-cpu_ticks()
-{
-	awk '$1 == "cpu" { print $2 + $3 + $4 + $7 + $8 + $9, $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9; exit }' /proc/stat
-}
-
-# cpu_busy "BUSY0 TOTAL0" "BUSY1 TOTAL1": per cent of the guest's CPU
-# time busy in between
-cpu_busy()
-{
-	echo "$1 $2" | awk '{ print ($4 > $2) ? 100 * ($3 - $1) / ($4 - $2) : 0 }'
-}
 
 bench_rate()
 {

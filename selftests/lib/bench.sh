@@ -13,6 +13,22 @@ bench_med()
 			END { f = "%." d "f"; printf f " " f " " f, v[int((NR + 1) / 2)], v[1], v[NR] }'
 }
 
+# bench_cpu: "BUSY TOTAL", the guest's CPU time so far, all CPUs, in
+# ticks (the first line of /proc/stat: user nice system idle iowait irq
+# softirq steal; busy is all of them but idle and iowait)
+bench_cpu()
+{
+	awk '$1 == "cpu" { print $2 + $3 + $4 + $7 + $8 + $9, $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9; exit }' /proc/stat
+}
+
+# bench_cpu_pct "BUSY0 TOTAL0" "BUSY1 TOTAL1": bench_cpu before and
+# after; the per cent of the CPU time in between that was busy (0 when
+# no tick passed)
+bench_cpu_pct()
+{
+	echo "$1 $2" | awk '{ print ($4 > $2) ? 100 * ($3 - $1) / ($4 - $2) : 0 }'
+}
+
 # bench_ratio A B: A / B to three places ("-" when B is 0 or missing)
 bench_ratio()
 {
