@@ -30,7 +30,6 @@ HPCC_KO=$top/build/$(uname -r)/tcp_hpcc.ko
 HPCCSTAT=$top/build/bin/hpccstat
 QH=$top/selftests/lib/qhist.py
 P=/sys/module/tcp_hpcc/parameters
-MARK=0x40000000
 # 100 Mbit/s: at 200 the two senders, the data plane and the receiver keep
 # the guest's two vCPUs busy under TCG and the senders, not the link, set
 # the rates (Documentation/tcp_hpcc.rst, "Measured")
@@ -70,9 +69,8 @@ trap 'topo_cleanup' EXIT
 # the expanded tag needs 4 bytes beyond a VLAN tag's room (csig_chain.sh)
 for i in 1 2; do
 	ip -n "${TOPO}s$i" link set "s$i-eth0" mtu 1496
-	sx "s$i" attach "s$i-eth0" insert --select mark --mark $MARK/$MARK \
-		--types u --format expanded > /dev/null
 done
+cc_insert_u s1 s2 || { ktap_fail "setup"; ktap_finished; }
 cc_transit sw sw-r ${RATE_MBIT}mbit
 # A namespace may make only the algorithms the initial namespace allows
 # its default (EPERM otherwise; on 6.1 and 6.12 that error also leaks a
