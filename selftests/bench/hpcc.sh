@@ -22,10 +22,10 @@
 #           utilisation hpcc reached in the same round (PACED_PCT per cent
 #           of the link when hpcc did not run; both of the link's bytes,
 #           frames, which run() converts to the TCP payload that TCP
-#           paces), in super-packets of 2
-#           segments as hpcc's: a sender that knows its fair rate exactly
-#           and has no control loop.  Its queue is what this emulated
-#           path makes at that load by itself; no RTT run.
+#           paces), in super-packets of 2 segments as hpcc's: a sender
+#           that knows its fair rate exactly and has no control loop.
+#           Its queue is what this emulated path makes at that load by
+#           itself; no RTT run.
 #   paced,PCT
 #           the same, each flow held at PCT/2 per cent of the link:
 #           paced,95 is a sender that holds eta's load exactly, and its
@@ -186,9 +186,11 @@ run()
 	done
 	config "$c"
 	if [ "$c" = paced ]; then
-		pct=$(last "U[hpcc]")
-		[ -n "$pct" ] || pct=$PACED_PCT
-		[ "$cc" = paced ] || pct=${cc#paced,}
+		case $cc in
+		paced,*) pct=${cc#paced,} ;;
+		*)	pct=$(last "U[hpcc]")
+			[ -n "$pct" ] || pct=$PACED_PCT ;;
+		esac
 		c=cubic
 		# the link's share in frames, the pace in TCP payload
 		# (tcp_update_skb_after_send() counts the write queue's
