@@ -44,8 +44,9 @@ config()	# config NAME
 	csig)
 		insmod "$KO"
 		sx sw attach sw-r transit --capacity 10gbit > /dev/null
+		m=$(topo_csig_mark)
 		sx s1 attach s1-eth0 insert --select mark \
-			--mark 0x40000000/0x40000000 --types u > /dev/null ;;
+			--mark "$m/$m" --types u > /dev/null ;;
 	esac
 }
 

@@ -23,7 +23,6 @@ CC_T_MS=${CC_T_MS:-4}
 CC_DCTCP_K=${CC_DCTCP_K:-30000}
 # C of the port model, per cent of the rate (selftests/bench/hpcc.sh)
 CC_CAP_PCT=${CC_CAP_PCT:-100}
-CC_MARK=0x40000000
 _cc_top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 
 # cc_red_ldcp: ldcp's leaf at RATE_MBIT
@@ -87,14 +86,15 @@ cc_leaf()
 }
 
 # cc_insert_u HOST...: each HOST's eth0 inserts a U tag into the
-# segments of the marked (CC_MARK) sockets, hpcc's, on their way out
+# segments of the marked sockets (topo_csig_mark), hpcc's, on their way out
 cc_insert_u()
 {
-	local h
+	local h m
 
+	m=$(topo_csig_mark) || return 1
 	for h in "$@"; do
 		topo_csigctl "$h" attach "$h-eth0" insert --select mark \
-			--mark $CC_MARK/$CC_MARK --types u --format expanded > /dev/null || return 1
+			--mark "$m/$m" --types u --format expanded > /dev/null || return 1
 	done
 }
 

@@ -48,6 +48,17 @@ topo_csigctl()
 	"$TOPO_CSIGCTL" -n "${TOPO}$ns" "$@"
 }
 
+# topo_csig_mark: the mark bits tcp_csig_opt sets on the data of flows that
+# negotiated CSIG (its insert_mark), in hex, for an insertion rule's
+# --mark; fails when the module is not loaded
+topo_csig_mark()
+{
+	local m
+
+	m=$(cat /sys/module/tcp_csig_opt/parameters/insert_mark) || return 1
+	printf '0x%x\n' "$m"
+}
+
 # topo_exec NAME CMD...: run CMD in namespace NAME (s1, sw, r, ...)
 topo_exec()
 {

@@ -25,7 +25,6 @@ BIDIR=$top/selftests/lib/bidir.py
 KO=$top/build/$(uname -r)/tcp_csig_opt.ko
 PROBE=$top/build/$(uname -r)/kmod/csig_probe.ko
 P=/sys/module/tcp_csig_opt/parameters
-MARK=0x40000000
 
 ktap_plan 33
 [ -f "$KO" ] && [ -x "$CSIGCTL" ] || { echo "Bail out! run make first"; exit 1; }
@@ -45,7 +44,8 @@ ktap_expect "its counters are in every namespace" \
 	"$(topo_exec r cat /proc/net/csig_opt | wc -l) >= 19"
 sx h1 attach p1 transit --capacity 100mbit --t 1ms --interval 20ms --lm 1 --trace on > /dev/null
 topo_shape h1 p1 100mbit
-sx s1 attach s1-eth0 insert --select mark --mark $MARK/$MARK --types u > /dev/null
+MARK=$(topo_csig_mark)
+sx s1 attach s1-eth0 insert --select mark --mark "$MARK/$MARK" --types u > /dev/null
 
 flow()	# flow [IPERF ARGS...]: a 3 s flow s1 -> r; returns iperf3's status
 {
