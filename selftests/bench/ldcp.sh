@@ -54,7 +54,6 @@ modprobe -q sch_red
 topo_dumbbell 1 $RED || exit 1
 sysctl -qw net.ipv4.tcp_allowed_congestion_control="$(sysctl -n net.ipv4.tcp_allowed_congestion_control) ldcp dctcp"
 
-nstat1() { topo_exec s1 nstat -az "$1" | awk -v k="$1" '$1 == k { print $2 }'; }
 # ldcp_ctrs: s1's tcp_ldcp counters flows_no_ecn, ece_acks and acks
 ldcp_ctrs()
 {
@@ -80,7 +79,7 @@ for ((r = 1; r <= ROUNDS; r++)); do
 	for cc in $CCS; do
 		config "$cc"
 		j=$(mktemp) q=$(mktemp)
-		to0=$(nstat1 TcpExtTCPTimeouts)
+		to0=$(topo_nstat s1 TcpExtTCPTimeouts)
 		topo_exec r iperf3 -s -D -1 -p 5201 > /dev/null 2>&1
 		sleep 0.3
 		topo_exec s1 iperf3 -c "$TOPO_RCV_IP" -P "$N" -t "$SECS" -i 1 -J > "$j" 2>&1 &
@@ -88,7 +87,7 @@ for ((r = 1; r <= ROUNDS; r++)); do
 		sleep 2
 		topo_sample_backlog "$(echo "$SECS - 2.5" | bc -l)" 0.05 "$q"
 		wait $p1
-		to=$(($(nstat1 TcpExtTCPTimeouts) - to0))
+		to=$(($(topo_nstat s1 TcpExtTCPTimeouts) - to0))
 		g=$(jq -r '.end.sum_received.bits_per_second / 1e6' "$j")
 		jn=$(jq -r '[.end.streams[].sender.bits_per_second] | (add * add) / (length * (map(. * .) | add))' "$j")
 		jn4=$(jq -r --argjson s "$SECS" '[.intervals[($s - 4):$s][].streams | map(.bytes)] |

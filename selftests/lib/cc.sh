@@ -146,8 +146,7 @@ cc_nstat_sum()
 	local i n=0
 
 	for ((i = 1; i <= $2; i++)); do
-		n=$((n + $(topo_exec "s$i" nstat -az "$1" |
-			awk -v c="$1" '$1 == c { print $2 }')))
+		n=$((n + $(topo_nstat "s$i" "$1")))
 	done
 	echo $n
 }

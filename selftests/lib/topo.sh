@@ -59,6 +59,13 @@ topo_csig_mark()
 	printf '0x%x\n' "$m"
 }
 
+# topo_nstat NAME COUNTER: COUNTER (nstat's name, e.g. TcpRetransSegs) in
+# namespace NAME so far
+topo_nstat()
+{
+	topo_exec "$1" nstat -az "$2" | awk -v c="$2" '$1 == c { print $2 }'
+}
+
 # topo_exec NAME CMD...: run CMD in namespace NAME (s1, sw, r, ...)
 topo_exec()
 {

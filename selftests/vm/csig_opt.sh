@@ -30,7 +30,6 @@ ktap_plan 33
 [ -f "$KO" ] && [ -x "$CSIGCTL" ] || { echo "Bail out! run make first"; exit 1; }
 sx() { topo_csigctl "$@"; }
 ctr() { topo_exec "$1" awk -v k="$2" '$1 == k { print $2 }' /proc/net/csig_opt; }
-retrans() { topo_exec "$1" nstat -az TcpRetransSegs | awk '$1 == "TcpRetransSegs" { print $2 }'; }
 flows() { topo_exec "$1" cat /proc/net/csig_opt_flows; }
 
 # scapy's packet sockets ask for timestamps, which flips netstamp_needed_key:
@@ -211,7 +210,7 @@ p0=$(ctr s1 opts_parsed)
 o0=$(ctr s1 opts_out_of_window)
 q0=$(ctr s1 oow_seq)
 m0=$(ctr s1 opts_malformed)
-x0=$(retrans r)
+x0=$(topo_nstat r TcpRetransSegs)
 topo_exec r timeout 30 /usr/bin/python3 "$BIDIR" server 5203 3 > /tmp/bidir.srv 2>&1 &
 bs=$!
 sleep 0.5
@@ -230,7 +229,7 @@ ktap_expect "... its small data segments carried the option, its full ones did n
 # under TCG's stalls) carries its option below s1's window, and is counted
 # so: at most one per retransmission, and only by its sequence number
 oow=$(($(ctr s1 opts_out_of_window) - o0)) oseq=$(($(ctr s1 oow_seq) - q0))
-rtx=$(($(retrans r) - x0))
+rtx=$(($(topo_nstat r TcpRetransSegs) - x0))
 ktap_diag "bidir: s1 options out of window +$oow (sequence +$oseq), r retransmitted $rtx"
 ktap_expect "... and the sender parsed them, nothing malformed, out of window only if retransmitted" \
 	"$(ctr s1 opts_parsed) > $p0 && $oow <= $rtx && $oseq == $oow && $(ctr s1 opts_malformed) == $m0"

@@ -149,7 +149,7 @@ TOPO_RATE=${TWO_MBIT}mbit topo_set_leaf ${RED/bandwidth*/bandwidth ${TWO_MBIT}mb
 echo $TWO_MBIT > $P/bw_mbps
 j1=$(mktemp) j2=$(mktemp)
 a0=$(ctr s1 ece_acks) c0=$(ctr r ce_changes) f0=$(ctr s1 fs_iw) n0=$(ctr s1 flows_no_ecn)
-k0=$(ctr r acks_now) o0=$(topo_exec r nstat -az TcpOutSegs | awk '$1 == "TcpOutSegs" { print $2 }')
+k0=$(ctr r acks_now) o0=$(topo_nstat r TcpOutSegs)
 topo_iperf_server 5201
 topo_exec r iperf3 -s -D -1 -p 5202 > /dev/null 2>&1
 sleep 0.3
@@ -184,7 +184,7 @@ ktap_expect "ccstat: the flow's state, stable after the whole IW was acknowledge
 	"$(echo "$st" | jq '[.[] | select(.phase == "stable" and .fs_exit == "iw" and .cw >= 1 and .acks > 0)] | length') >= 1"
 ktap_expect "ECE-marked ACKs drive PAWA at the sender" "$(ctr s1 ece_acks) - $a0 > 10"
 ktap_expect "the receiver echoes each change of CE at once" "$(ctr r ce_changes) - $c0 > 10"
-ka=$(($(ctr r acks_now) - k0)) ko=$(($(topo_exec r nstat -az TcpOutSegs | awk '$1 == "TcpOutSegs" { print $2 }') - o0))
+ka=$(($(ctr r acks_now) - k0)) ko=$(($(topo_nstat r TcpOutSegs) - o0))
 ktap_diag "r: data segments ACKed at once +$ka, segments sent +$ko"
 ktap_expect "the receiver ACKs each ECT data segment at once (ack_every)" \
 	"$ka > 1000 && $ko >= $ka"
@@ -238,7 +238,7 @@ ktap_expect "... utilisation at least 75%, median queue below K_max (45 KB)" \
 # are dropped (as the draft intends): fairness is measured over the
 # last 4 of the 8 s, the queue over 3 s of them.
 b0=$(ctr s1 below_one)
-to0=$(topo_exec s1 nstat -az TcpExtTCPTimeouts | awk '$1 == "TcpExtTCPTimeouts" { print $2 }')
+to0=$(topo_nstat s1 TcpExtTCPTimeouts)
 j=$(mktemp) q=$(mktemp)
 topo_iperf_server 5201
 topo_exec s1 iperf3 -c "$TOPO_RCV_IP" -P 32 -t 8 -i 1 -J > "$j" 2>&1 &
@@ -257,7 +257,7 @@ wait $csp
 # MSS 1448: MTU 1500 with timestamps)
 read -r nb nok <<< "$(jq -rs --argjson mss 1448 '[.[][] | select(.phase == "stable" and .cw < 1 and .rtt_us > 0) |
 	.pacing_rate / (.cw * $mss * 1e6 / .rtt_us)] | "\(length) \(map(select(. > 0.85 and . < 1.15)) | length)"' "$cs")"
-to=$(($(topo_exec s1 nstat -az TcpExtTCPTimeouts | awk '$1 == "TcpExtTCPTimeouts" { print $2 }') - to0))
+to=$(($(topo_nstat s1 TcpExtTCPTimeouts) - to0))
 jain=$(jq -r '[.end.streams[].sender.bits_per_second] | (add * add) / (length * (map(. * .) | add))' "$j")
 jain4=$(jq -r '[.intervals[4:8][].streams | map(.bytes)] | transpose | map(add) |
 	(add * add) / (length * (map(. * .) | add))' "$j")
