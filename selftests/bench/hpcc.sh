@@ -16,7 +16,8 @@
 #   bbr     fifo of 1000 packets
 #   hpcc,KEY=VAL[,KEY=VAL]
 #           hpcc with these of its module parameters for its runs (e.g.
-#           hpcc,eta=98), beside hpcc with the defaults
+#           hpcc,eta=98), beside hpcc with the defaults; and
+#           window_us=N, the port's rate window in microseconds
 #   paced   fifo of 1000 packets, two cubic flows each held by
 #           SO_MAX_PACING_RATE (iperf3 --fq-rate) at half of the
 #           utilisation hpcc reached in the same round (PACED_PCT per cent
@@ -91,6 +92,11 @@ for cc in $CCS; do
 	case $cc in paced,*)
 		[[ ${cc#paced,} =~ ^([1-9][0-9]?|100)$ ]] && continue
 		echo "hpcc.sh: paced,PCT takes a per cent of the link (1..100), not '${cc#paced,}'" >&2
+		exit 2
+	esac
+	case ,$cc, in *,window_us=*)
+		[[ ,$cc, =~ ,window_us=[1-9][0-9]{0,6}, ]] && continue
+		echo "hpcc.sh: window_us takes microseconds (1..9999999), not '$cc'" >&2
 		exit 2
 	esac
 done
@@ -179,8 +185,15 @@ run()
 	local cc=$1 ping=$2 c=${1%%,*} fq= j1 j2 q0 q1 pg rt pp= p1 p2 ts0 ts1 m a b jn pct share
 	local kv saved= rx rp cport i keep tr= c0 c1
 
-	# hpcc,KEY=VAL...: the module's parameters for this run only
+	# hpcc,KEY=VAL...: the module's parameters for this run only, and
+	# window_us, the transit role's rate window (cc_transit)
+	local CC_INTERVAL=
 	[ "$c" = paced ] || for kv in $(echo "${cc#"$c"}" | tr , ' '); do
+		if [ "${kv%%=*}" = window_us ]; then
+			# shellcheck disable=SC2034 # cc_transit reads it
+			CC_INTERVAL=${kv#*=}us
+			continue
+		fi
 		saved+=" ${kv%%=*}=$(cat "/sys/module/tcp_hpcc/parameters/${kv%%=*}")" || exit 1
 		echo "${kv#*=}" > "/sys/module/tcp_hpcc/parameters/${kv%%=*}" || exit 1
 	done

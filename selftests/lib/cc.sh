@@ -110,11 +110,13 @@ cc_detach_u()
 
 # cc_transit SW DEV CAPACITY: the transit role on bottleneck port DEV of
 # bridge namespace SW, its model at CAPACITY (tc's units), T CC_T_MS and
-# its rate window 1 ms (Documentation/tcp_hpcc.rst, "Deploying it")
+# its rate window CC_INTERVAL, by default 1 ms (Documentation/
+# tcp_hpcc.rst, "Deploying it")
 cc_transit()
 {
 	topo_csigctl "$1" attach "$2" transit --capacity "$3" \
-		--t "${CC_T_MS}ms" --interval 1ms --lm 7 > /dev/null
+		--t "${CC_T_MS}ms" --interval "${CC_INTERVAL:-1ms}" \
+		--lm 7 > /dev/null
 }
 
 # cc_config CC NSENDERS: CC as every host's default, the bottleneck's
