@@ -108,14 +108,30 @@ cc_detach_u()
 	done
 }
 
+# cc_window CAPACITY: the rate window of a transit port of CAPACITY
+# (NNmbit; anything else gets 1 ms): the whole number of milliseconds
+# nearest to the time of 8 full frames (1514 bytes) at that rate, at
+# least 1 ms: 1 ms from 65 Mbit/s up, 2 ms at 50 (Documentation/
+# tcp_hpcc.rst, "Deploying it")
+cc_window()
+{
+	local m=${1%mbit} w
+
+	if ! [[ $1 =~ ^[1-9][0-9]*mbit$ ]]; then
+		echo 1ms
+		return
+	fi
+	w=$(( (8 * 1514 * 8 + m * 500) / (m * 1000) ))
+	echo "$(( w > 1 ? w : 1 ))ms"
+}
+
 # cc_transit SW DEV CAPACITY: the transit role on bottleneck port DEV of
 # bridge namespace SW, its model at CAPACITY (tc's units), T CC_T_MS and
-# its rate window CC_INTERVAL, by default 1 ms (Documentation/
-# tcp_hpcc.rst, "Deploying it")
+# its rate window CC_INTERVAL, by default cc_window's
 cc_transit()
 {
 	topo_csigctl "$1" attach "$2" transit --capacity "$3" \
-		--t "${CC_T_MS}ms" --interval "${CC_INTERVAL:-1ms}" \
+		--t "${CC_T_MS}ms" --interval "${CC_INTERVAL:-$(cc_window "$3")}" \
 		--lm 7 > /dev/null
 }
 
