@@ -9,8 +9,8 @@
 #
 #   hpcc    fifo, the CSIG data plane (transit on the bottleneck port,
 #           insertion on the senders), T = 4 ms (selftests/vm/hpcc.sh),
-#           the port's rate window cc_window's (selftests/lib/cc.sh: 1 ms
-#           at 100 Mbit/s, 2 ms at 50)
+#           the port's rate window cc_window's (selftests/lib/cc.sh: 2 ms
+#           at 100 Mbit/s, 4 ms at 50)
 #   dctcp   RED/ECN marking at K = 30 KB of the instantaneous queue,
 #           dctcp the default congestion control of both ends
 #   cubic   fifo of 1000 packets

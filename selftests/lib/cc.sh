@@ -110,9 +110,9 @@ cc_detach_u()
 
 # cc_window CAPACITY: the rate window of a transit port of CAPACITY
 # (NNmbit; anything else gets 1 ms): the whole number of milliseconds
-# nearest to the time of 8 full frames (1514 bytes) at that rate, at
-# least 1 ms: 1 ms from 65 Mbit/s up, 2 ms at 50 (Documentation/
-# tcp_hpcc.rst, "Deploying it")
+# nearest to the time of 16 full frames (1514 bytes) at that rate, at
+# least 1 ms: 1 ms from 130 Mbit/s up, 2 ms at 100, 4 ms at 50
+# (Documentation/tcp_hpcc.rst, "Deploying it")
 cc_window()
 {
 	local m=${1%mbit} w
@@ -121,7 +121,7 @@ cc_window()
 		echo 1ms
 		return
 	fi
-	w=$(( (8 * 1514 * 8 + m * 500) / (m * 1000) ))
+	w=$(( (16 * 1514 * 8 + m * 500) / (m * 1000) ))
 	echo "$(( w > 1 ? w : 1 ))ms"
 }
 

@@ -38,7 +38,7 @@ TOPO_RATE=${RATE_MBIT}mbit
 # T, on the switch port (--t) and in hpcc (base_rtt_us).  The idle RTT is
 # 1.2 ms, but under load under TCG it is 2-10 ms and the emulated hosts
 # send in millisecond bursts; T = 4 ms spans them.  The switch measures
-# its rate over windows of 8 frames in whole milliseconds, 1 ms at this
+# its rate over windows of 16 frames in whole milliseconds, 2 ms at this
 # rate, as "Deploying it" in Documentation/tcp_hpcc.rst sets it up
 # (cc_transit, cc_window).
 T_MS=4
