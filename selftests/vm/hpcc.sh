@@ -16,8 +16,10 @@
 # standard signals (PD and ABW/C) drive it as well as U; a path that
 # strips the tags falls back to Reno and completes; a flow held back by
 # its application does not raise its window; a flow that did not
-# negotiate CSIG runs Reno; the per-socket state is readable (hpccstat)
-# and the tracepoint fires; rmmod is refused while sockets use hpcc.
+# negotiate CSIG runs Reno; under fq on the sender's port fq paces the
+# flow and hpcc runs as without it; the per-socket state is readable
+# (hpccstat) and the tracepoint fires; rmmod is refused while sockets use
+# hpcc.
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 . "$here/../lib/ktap.sh"
@@ -44,7 +46,7 @@ TOPO_RATE=${RATE_MBIT}mbit
 T_MS=4
 CC_T_MS=$T_MS
 
-ktap_plan 29
+ktap_plan 30
 [ -f "$HPCC_KO" ] && [ -x "$HPCCSTAT" ] || { echo "Bail out! run make first"; exit 1; }
 ctr() { topo_exec "$1" awk -v k="$2" '$1 == k { print $2 }' /proc/net/tcp_hpcc; }
 sx() { topo_csigctl "$@"; }
@@ -225,6 +227,28 @@ for i in 1 2; do sx "s$i" set "s$i-eth0" --types u > /dev/null; done
 ktap_diag "input=std: $tput Mbit/s, $(($(ctr s1 samples_std) - s0)) PD/ABW-C samples taken"
 ktap_expect "input=std: u from PD and ABW/C, no fallback, more than half the link" \
 	"$(ctr s1 samples_std) - $s0 > 100 && $(ctr s1 fallbacks) == $f0 && ${tput:-0} > $((RATE_MBIT / 2))"
+
+# fq on the sender's port: fq paces the flow at hpcc's sk_pacing_rate
+# (TCP's internal pacing stands down once fq marks the socket), and hpcc
+# runs on U as without it
+fqth()	# times fq has throttled a flow (its line "gc N highprio N ...")
+{
+	tc -n "${TOPO}s1" -s qdisc show dev s1-eth0 |
+		awk '/highprio/ { for (i = 1; i < NF; i++) if ($i == "throttled") print $(i + 1) }'
+}
+tc -n "${TOPO}s1" qdisc add dev s1-eth0 root fq
+th0=$(fqth)
+f0=$(ctr s1 fallbacks) su0=$(ctr s1 samples_u)
+topo_iperf_server 5201
+sx sw --json show sw-r > "$q0"
+tput=$(topo_exec s1 iperf3 -c "$TOPO_RCV_IP" -C hpcc -t 4 -J | jq '.end.sum_received.bits_per_second / 1e6 | floor')
+sx sw --json show sw-r > "$q1"
+th1=$(fqth)
+tc -n "${TOPO}s1" qdisc del dev s1-eth0 root
+read -r npk p50 p99 qmax <<< "$("$QH" "$q0" "$q1" 50 99)"
+ktap_diag "fq on s1: $tput Mbit/s, fq throttled a flow $((${th1:-0} - ${th0:-0})) times, $(($(ctr s1 samples_u) - su0)) U samples, queue p99 $p99 ns"
+ktap_expect "fq: it paces hpcc's flow, which runs on U, more than half the link, p99 queue below T" \
+	"${th1:-0} - ${th0:-0} > 100 && $(ctr s1 samples_u) - $su0 > 100 && $(ctr s1 fallbacks) == $f0 && ${tput:-0} > $((RATE_MBIT / 2)) && $p99 < $T_MS * 1000000"
 
 # window validation: a flow that its application holds to a fifth of the
 # link does not raise W (commits_held counts it), unless grow_pct is 0
