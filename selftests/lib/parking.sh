@@ -91,9 +91,7 @@ pk_stat()
 			awk '$1 == "Sent" { print $2; exit }') ;;
 	dropped) v=$(tc -n "${TOPO}$sw" -s qdisc show dev "$dev" parent 1:1 |
 			sed -n 's/.*(dropped \([0-9]*\),.*/\1/p' | head -n 1) ;;
-	*)	v=$(tc -n "${TOPO}$sw" -s qdisc show dev "$dev" parent 1:1 |
-			awk -v f="$2" '{ for (i = 1; i < NF; i++) if ($i == f) { v = $(i + 1) } }
-				END { gsub(/[^0-9]/, "", v); print v + 0 }') ;;
+	*)	v=$(topo_tc_stat "$sw" "$dev" "parent 1:1" "$2") ;;
 	esac
 	echo "${v:-0}"
 }

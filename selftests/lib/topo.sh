@@ -205,14 +205,20 @@ topo_util()
 	echo "($b1 - $b0) * 8 * 1000 / ($t1 - $t0) / $3" | bc -l
 }
 
-# topo_qdisc_stat FIELD: a counter of the bottleneck's leaf qdisc, e.g.
-# "marked", "early", "dropped" (RED prints "marked N early N ...").
-topo_qdisc_stat()
+# topo_tc_stat NS DEV WHERE FIELD: the number after the last FIELD in
+# "tc -s qdisc show dev DEV WHERE" in namespace NS (WHERE: "root",
+# "parent 1:1"), 0 when there is none
+topo_tc_stat()
 {
-	tc -n "${TOPO}sw" -s qdisc show dev sw-r parent 1:1 |
-		awk -v f="$1" '{ for (i = 1; i < NF; i++) if ($i == f) { v = $(i + 1) } }
+	# shellcheck disable=SC2086 # WHERE is words
+	tc -n "${TOPO}$1" -s qdisc show dev "$2" $3 |
+		awk -v f="$4" '{ for (i = 1; i < NF; i++) if ($i == f) { v = $(i + 1) } }
 			END { gsub(/[^0-9]/, "", v); print v + 0 }'
 }
+
+# topo_qdisc_stat FIELD: a counter of the bottleneck's leaf qdisc, e.g.
+# "marked", "early", "dropped" (RED prints "marked N early N ...").
+topo_qdisc_stat() { topo_tc_stat sw sw-r "parent 1:1" "$1"; }
 
 # topo_dropped: packets the bottleneck qdiscs dropped
 topo_dropped()

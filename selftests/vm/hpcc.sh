@@ -231,11 +231,9 @@ ktap_expect "input=std: u from PD and ABW/C, no fallback, more than half the lin
 # fq on the sender's port: fq paces the flow at hpcc's sk_pacing_rate
 # (TCP's internal pacing stands down once fq marks the socket), and hpcc
 # runs on U as without it
-fqth()	# times fq has throttled a flow (its line "gc N highprio N ...")
-{
-	tc -n "${TOPO}s1" -s qdisc show dev s1-eth0 |
-		awk '/highprio/ { for (i = 1; i < NF; i++) if ($i == "throttled") print $(i + 1) }'
-}
+# times fq has throttled a flow: the last "throttled" of its statistics
+# ("flows N (inactive N throttled N)", then "gc N highprio N throttled N")
+fqth() { topo_tc_stat s1 s1-eth0 root throttled; }
 tc -n "${TOPO}s1" qdisc add dev s1-eth0 root fq
 th0=$(fqth)
 f0=$(ctr s1 fallbacks) su0=$(ctr s1 samples_u)
@@ -246,9 +244,9 @@ sx sw --json show sw-r > "$q1"
 th1=$(fqth)
 tc -n "${TOPO}s1" qdisc del dev s1-eth0 root
 read -r npk p50 p99 qmax <<< "$("$QH" "$q0" "$q1" 50 99)"
-ktap_diag "fq on s1: $tput Mbit/s, fq throttled a flow $((${th1:-0} - ${th0:-0})) times, $(($(ctr s1 samples_u) - su0)) U samples, queue p99 $p99 ns"
+ktap_diag "fq on s1: $tput Mbit/s, fq throttled a flow $((th1 - th0)) times, $(($(ctr s1 samples_u) - su0)) U samples, queue p99 $p99 ns"
 ktap_expect "fq: it paces hpcc's flow, which runs on U, more than half the link, p99 queue below T" \
-	"${th1:-0} - ${th0:-0} > 100 && $(ctr s1 samples_u) - $su0 > 100 && $(ctr s1 fallbacks) == $f0 && ${tput:-0} > $((RATE_MBIT / 2)) && $p99 < $T_MS * 1000000"
+	"$th1 - $th0 > 100 && $(ctr s1 samples_u) - $su0 > 100 && $(ctr s1 fallbacks) == $f0 && ${tput:-0} > $((RATE_MBIT / 2)) && $p99 < $T_MS * 1000000"
 
 # window validation: a flow that its application holds to a fifth of the
 # link does not raise W (commits_held counts it), unless grow_pct is 0
