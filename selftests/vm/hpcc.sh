@@ -94,6 +94,12 @@ per_pkt()
 
 # iperf3 JSON -> per-interval Mbit/s, one line
 mbits() { jq -r '[.intervals[].sum.bits_per_second / 1e6 | floor] | join(" ")' "$1"; }
+# flow_mbit SECS: an hpcc flow from s1 for SECS; its goodput, whole Mbit/s
+flow_mbit()
+{
+	topo_exec s1 iperf3 -c "$TOPO_RCV_IP" -C hpcc -t "$1" -J |
+		jq '.end.sum_received.bits_per_second / 1e6 | floor'
+}
 
 # two flows, the second 4 s late; steady state measured from 8 s to 12 s.
 # N of the W_ai rule of thumb is the number of flows expected (draft 5).
@@ -221,7 +227,7 @@ echo std > $P/input
 s0=$(ctr s1 samples_std)
 f0=$(ctr s1 fallbacks)
 topo_iperf_server 5201
-tput=$(topo_exec s1 iperf3 -c "$TOPO_RCV_IP" -C hpcc -t 4 -J | jq '.end.sum_received.bits_per_second / 1e6 | floor')
+tput=$(flow_mbit 4)
 echo auto > $P/input
 for i in 1 2; do sx "s$i" set "s$i-eth0" --types u > /dev/null; done
 ktap_diag "input=std: $tput Mbit/s, $(($(ctr s1 samples_std) - s0)) PD/ABW-C samples taken"
@@ -239,7 +245,7 @@ th0=$(fqth)
 f0=$(ctr s1 fallbacks) su0=$(ctr s1 samples_u)
 topo_iperf_server 5201
 sx sw --json show sw-r > "$q0"
-tput=$(topo_exec s1 iperf3 -c "$TOPO_RCV_IP" -C hpcc -t 4 -J | jq '.end.sum_received.bits_per_second / 1e6 | floor')
+tput=$(flow_mbit 4)
 sx sw --json show sw-r > "$q1"
 th1=$(fqth)
 tc -n "${TOPO}s1" qdisc del dev s1-eth0 root
@@ -269,7 +275,7 @@ sx sw attach sw-r strip > /dev/null
 f0=$(ctr s1 fallbacks)
 a0=$(ctr s1 fallback_acks)
 topo_iperf_server 5201
-tput=$(topo_exec s1 iperf3 -c "$TOPO_RCV_IP" -C hpcc -t 4 -J | jq '.end.sum_received.bits_per_second / 1e6 | floor')
+tput=$(flow_mbit 4)
 ktap_diag "stripped path: $tput Mbit/s, fallbacks +$(($(ctr s1 fallbacks) - f0)), fallback ACKs +$(($(ctr s1 fallback_acks) - a0))"
 ktap_expect "a stripping path: the flow falls back, counted" \
 	"$(ctr s1 fallbacks) > $f0 && $(ctr s1 fallback_acks) > $a0"
@@ -281,7 +287,7 @@ cc_transit sw sw-r ${RATE_MBIT}mbit
 echo 0 > /sys/module/tcp_csig_opt/parameters/accept_offers
 n0=$(ctr s1 flows_no_csig)
 topo_iperf_server 5201
-tput=$(topo_exec s1 iperf3 -c "$TOPO_RCV_IP" -C hpcc -t 3 -J | jq '.end.sum_received.bits_per_second / 1e6 | floor')
+tput=$(flow_mbit 3)
 echo 1 > /sys/module/tcp_csig_opt/parameters/accept_offers
 ktap_diag "not negotiated: $tput Mbit/s"
 ktap_expect "a flow without CSIG runs Reno, counted, and completes" \
