@@ -8,7 +8,8 @@
 #                              the BPF object, csigctl and ccstat (build/bpf, build/bin)
 #   make KVER=<kver>           build for one kernel; KDIR=<dir> overrides its
 #                              build tree (default /lib/modules/<kver>/build)
-#   make check                 userspace tests, then the VM suite per kernel
+#   make check                 a short pass of each fuzz target, then the
+#                              VM suite per kernel and the userspace tests
 #   make bench                 the evaluation (Documentation/results.rst):
 #                              BPF programs' cost per packet (host), the
 #                              scenarios (VM), the cost per ACK (VM);
@@ -19,7 +20,8 @@
 #                              TRACE=1 hpcc's events (BENCH=hpcc),
 #                              RATES="..." its bottlenecks, Mbit/s
 #   make lint                  checkpatch --strict, sparse (C=2) and W=1
-#   make fuzz                  libFuzzer targets (FUZZ_RUNS executions each)
+#   make fuzz                  libFuzzer targets (FUZZ_RUNS executions each,
+#                              FUZZ_SEED=N to replay one)
 #   make install [KVER=..]     install the modules (default: running kernel)
 #   make demo                  boot a VM and compare congestion controls
 #   make clean
@@ -129,19 +131,41 @@ bench: unit modules
 	t=$$(($$(date +%s) - t0)); echo "  BENCH   $$((t / 60)) min $$((t % 60)) s, exit $$rc"; \
 	exit $$rc
 
-# libFuzzer targets (not in make check): FUZZ_RUNS executions each.
+# libFuzzer targets: FUZZ_RUNS executions each (make check runs
+# CHECK_FUZZ_RUNS).  A target that does not build, crashes, trips a
+# sanitizer or stops short of its runs fails make; its log, the crashing
+# input and the seed to replay it with stay in build/fuzz/.
+# FUZZ_SEED=N repeats a run (0: libFuzzer picks one and prints it).
 FUZZ_RUNS ?= 2000000
+CHECK_FUZZ_RUNS ?= 500000
+FUZZ_SEED ?= 0
+FUZZ_TARGETS = $(patsubst selftests/unit/%.c,%,$(wildcard selftests/unit/fuzz_*.c))
 fuzz:
 	@mkdir -p $(BUILD)/fuzz
-	@for f in selftests/unit/fuzz_*.c; do \
-		n=$$(basename $$f .c); \
+	@for n in $(FUZZ_TARGETS); do \
+		out=$(BUILD)/fuzz/$$n; \
+		rm -f $$out-crash-* $$out-leak-* $$out-timeout-* $$out-oom-*; \
 		clang -g -O1 -fsanitize=fuzzer,address,undefined \
-			-fno-sanitize-recover=all -Iinclude -o $(BUILD)/fuzz/$$n $$f && \
-		echo "  FUZZ    $$n ($(FUZZ_RUNS) runs)" && \
-		$(BUILD)/fuzz/$$n -runs=$(FUZZ_RUNS) -max_len=256 2>&1 | tail -n 2 || exit 1; \
+			-fno-sanitize-recover=all -Iinclude -o $$out \
+			selftests/unit/$$n.c || exit 1; \
+		if ! $$out -runs=$(FUZZ_RUNS) -max_len=256 -seed=$(FUZZ_SEED) \
+			-artifact_prefix=$$out- > $$out.log 2>&1; then \
+			tail -n 40 $$out.log; \
+			echo "  FUZZ    $$n: FAILED, $$(sed -n 's/^INFO: Seed: //p' $$out.log | \
+				sed 's/^/seed /'); log $$out.log, input: $$(ls $$out-*-* 2>/dev/null)" >&2; \
+			exit 1; \
+		fi; \
+		done=$$(sed -n 's/^Done \([0-9]*\) runs in \([0-9]*\) second.*/\1 runs in \2 s/p' $$out.log); \
+		seed=$$(sed -n 's/^INFO: Seed: //p' $$out.log); \
+		case "$$done" in \
+		"$(FUZZ_RUNS) runs "*) echo "  FUZZ    $$n: $$done (seed $$seed)";; \
+		*) echo "  FUZZ    $$n: FAILED, did not complete $(FUZZ_RUNS) runs (log $$out.log)" >&2; \
+		   exit 1;; \
+		esac; \
 	done
 
 check: modules unit
+	@$(MAKE) --no-print-directory fuzz FUZZ_RUNS=$(CHECK_FUZZ_RUNS)
 	@KVERS="$(KVERS)" $(TOP)/selftests/run
 
 lint:

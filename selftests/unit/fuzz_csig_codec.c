@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * libFuzzer target for include/csig.h (make fuzz; not part of make check).
+ * libFuzzer target for include/csig.h (make fuzz; make check runs a short
+ * pass).
  *
  * Input: bytes read as a tag (compact or expanded, by the first byte), a
  * value and a quantisation table.  Checked: unpacking any bytes never

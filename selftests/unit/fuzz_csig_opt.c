@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * libFuzzer target for include/csig_opt.h (make fuzz; not in make check).
+ * libFuzzer target for include/csig_opt.h (make fuzz; make check runs a short
+ * pass).
  *
  * Input: a TCP option list, or (first byte odd) samples behind a header of
  * ours, so that the sample parser is reached at once.  Checked: walking and parsing any bytes never
