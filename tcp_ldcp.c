@@ -152,10 +152,7 @@ static void ldcp_params(struct ldcp_params *p, const struct ldcp *ca)
 /* IW = bw * base RTT, in packets of @mss */
 static u32 ldcp_iw(u32 mss)
 {
-	u64 bytes = (u64)READ_ONCE(bw_mbps.val) * 125000 * READ_ONCE(base_rtt_us.val);
-
-	bytes = div_u64(bytes << LDCP_FRAC_SHIFT, USEC_PER_SEC * max(mss, 1U));
-	return clamp_t(u64, bytes, LDCP_ONE, LDCP_CW_MAX);
+	return ldcp_iw_bdp(READ_ONCE(bw_mbps.val), READ_ONCE(base_rtt_us.val), mss);
 }
 
 /*

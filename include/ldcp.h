@@ -27,6 +27,32 @@
 
 #include <linux/types.h>
 
+#ifdef __KERNEL__
+#include <linux/math64.h>
+#elif !defined(_DCC_DIV64_USER)
+#define _DCC_DIV64_USER
+/*
+ * linux/math64.h's divisions, for userspace: the kernel's link on 32-bit
+ * hosts only through these, never through a plain '/' or '%' on 64 bits.
+ * The same block is in hpcc.h, under the same guard.
+ */
+static inline __u64 div_u64_rem(__u64 dividend, __u32 divisor, __u32 *remainder)
+{
+	*remainder = dividend % divisor;
+	return dividend / divisor;
+}
+
+static inline __u64 div_u64(__u64 dividend, __u32 divisor)
+{
+	return dividend / divisor;
+}
+
+static inline __u64 div64_u64(__u64 dividend, __u64 divisor)
+{
+	return dividend / divisor;
+}
+#endif
+
 #define LDCP_FRAC_SHIFT		16
 #define LDCP_ONE		0x10000U	/* one packet */
 #define LDCP_CW_MAX		(0xffffU << LDCP_FRAC_SHIFT)	/* 65535 */
@@ -175,6 +201,19 @@ static inline __u64 ldcp_gap_ns(__u32 cw, __u64 rtt_ns)
 	if (rtt_ns > (~0ULL >> LDCP_FRAC_SHIFT))
 		return ~0ULL;
 	return (rtt_ns << LDCP_FRAC_SHIFT) / cw;
+}
+
+/*
+ * The initial window (2.3): the BDP of @bw_mbps (Mbit/s) and @rtt_us
+ * (us) in packets of @mss bytes, LDCP_FRAC units, within [one packet,
+ * LDCP_CW_MAX].
+ */
+static inline __u32 ldcp_iw_bdp(__u32 bw_mbps, __u32 rtt_us, __u32 mss)
+{
+	__u64 bytes = (__u64)bw_mbps * 125000 * rtt_us;
+
+	bytes = div_u64(bytes << LDCP_FRAC_SHIFT, 1000000UL * (mss ? mss : 1));
+	return ldcp_clamp(bytes, LDCP_ONE);
 }
 
 /*
