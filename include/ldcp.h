@@ -206,14 +206,26 @@ static inline __u64 ldcp_gap_ns(__u32 cw, __u64 rtt_ns)
 /*
  * The initial window (2.3): the BDP of @bw_mbps (Mbit/s) and @rtt_us
  * (us) in packets of @mss bytes, LDCP_FRAC units, within [one packet,
- * LDCP_CW_MAX].
+ * LDCP_CW_MAX]: bits / (8 mss) << 16 = bits * 8192 / mss.  bw * RTT is
+ * the BDP in bits and fits 64 bits for any 32-bit values; it is divided
+ * by the MSS before it is scaled, so that nothing exceeds 64 bits, and
+ * the divisor is the MSS itself, not a product that a 32-bit divisor
+ * would truncate.  Exact (the quotient's and the remainder's parts).
  */
+#define LDCP_IW_SHIFT	(LDCP_FRAC_SHIFT - 3)	/* 1 / 8 bits per byte */
+
 static inline __u32 ldcp_iw_bdp(__u32 bw_mbps, __u32 rtt_us, __u32 mss)
 {
-	__u64 bytes = (__u64)bw_mbps * 125000 * rtt_us;
+	__u64 q;
+	__u32 r;
 
-	bytes = div_u64(bytes << LDCP_FRAC_SHIFT, 1000000UL * (mss ? mss : 1));
-	return ldcp_clamp(bytes, LDCP_ONE);
+	if (!mss)
+		mss = 1;
+	q = div_u64_rem((__u64)bw_mbps * rtt_us, mss, &r);
+	if (q > (LDCP_CW_MAX >> LDCP_IW_SHIFT))
+		return LDCP_CW_MAX;
+	return ldcp_clamp((q << LDCP_IW_SHIFT) +
+			  div_u64((__u64)r << LDCP_IW_SHIFT, mss), LDCP_ONE);
 }
 
 /*

@@ -29,7 +29,7 @@ int main(void)
 	struct ldcp_state st;
 	int i, ok;
 
-	tap_plan(36);
+	tap_plan(46);
 
 	/* eq. (1): per-packet ACKs, cw >= 1 */
 	st = at(PK(10));
@@ -163,6 +163,48 @@ int main(void)
 	tap_eq_u64(ldcp_gap_ns(PK(0.0625), 1000000), 16000000, "cw = 1/16, RTT 1 ms: every 16 ms");
 	tap_ok(ldcp_gap_ns(PK(3), 100000) == 100000 && ldcp_gap_ns(0, 100000) == 100000,
 	       "cw >= 1 (or 0): the RTT itself");
+
+	/*
+	 * The initial window: bw * RTT / (8 MSS) packets, exact to 2^-16 of
+	 * a packet (bits * 8192 / MSS, worked out with 128-bit integers).
+	 */
+	tap_eq_u64(ldcp_iw_bdp(10000, 100, 1448), 5657458,
+		   "IW: 10 Gbit/s * 100 us, MSS 1448: 86.33 packets");
+	tap_eq_u64(ldcp_iw_bdp(10000, 100, 8948), 915511,
+		   "IW: 10 Gbit/s * 100 us, MSS 8948 (MTU 9000): 13.97 packets");
+	tap_eq_u64(ldcp_iw_bdp(10000, 100, 65483), 125101,
+		   "IW: 10 Gbit/s * 100 us, MSS 65483 (loopback): 1.91 packets");
+	tap_eq_u64(ldcp_iw_bdp(4000000, 100, 8948), 366204738,
+		   "IW: 4 Tbit/s * 100 us, MSS 8948: 5587.84 packets");
+	tap_eq_u64(ldcp_iw_bdp(4000000, 1000, 65535), 500007629,
+		   "IW: 4 Tbit/s * 1 ms, MSS 65535: 7629.51 packets (bytes << 16 past 2^64)");
+	tap_eq_u64(ldcp_iw_bdp(4000000, 1000000, 1448), LDCP_CW_MAX,
+		   "IW: the largest bw and RTT, MSS 1448: LDCP_CW_MAX");
+	tap_eq_u64(ldcp_iw_bdp(4000000, 1000000, 65535), LDCP_CW_MAX,
+		   "IW: the largest bw and RTT, MSS 65535: LDCP_CW_MAX");
+	tap_eq_u64(ldcp_iw_bdp(1, 1, 65535), LDCP_ONE,
+		   "IW: the smallest bw and RTT, MSS 65535: one packet");
+	tap_eq_u64(ldcp_iw_bdp(0xffffffffU, 0xffffffffU, 0), LDCP_CW_MAX,
+		   "IW: any 32-bit bw and RTT, MSS 0 read as 1: LDCP_CW_MAX");
+	{
+		static const __u32 bw[] = { 1, 100, 10000, 400000, 4000000 };
+		static const __u32 rtt[] = { 1, 100, 1500, 100000, 1000000 };
+		unsigned int a, b, bad = 0;
+		__u32 mss;
+
+		for (a = 0; a < 5; a++)
+			for (b = 0; b < 5; b++)
+				for (mss = 1; mss <= 65535; mss++) {
+					unsigned __int128 v = (unsigned __int128)bw[a] * rtt[b] *
+							      8192 / mss;
+
+					v = v < LDCP_ONE ? LDCP_ONE : v > LDCP_CW_MAX ?
+					    LDCP_CW_MAX : v;
+					bad += ldcp_iw_bdp(bw[a], rtt[b], mss) != v;
+				}
+		tap_ok(!bad, "IW: MSS 1-65535, bw and RTT to their extremes: %u differ %s",
+		       bad, "from 128-bit arithmetic");
+	}
 
 	return tap_done();
 }

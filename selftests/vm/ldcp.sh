@@ -37,7 +37,7 @@ RED="red limit 1000000 min 15000 max 45000 avpkt 1500 burst 10 probability 1 ecn
 # IW = bw * base RTT = 100 Mbit/s * 1.5 ms = 18750 bytes, 12-13 packets
 IW_ARGS="bw_mbps=$RATE_MBIT base_rtt_us=1500"
 
-ktap_plan 30
+ktap_plan 32
 [ -f "$LDCP_KO" ] && [ -x "$CCSTAT" ] || { echo "Bail out! run make first"; exit 1; }
 ctr() { topo_exec "$1" awk -v k="$2" '$1 == k { print $2 }' /proc/net/tcp_ldcp; }
 
@@ -70,6 +70,44 @@ ktap_expect "the red profile averages over about two packets (EWMA weight 1/2)" 
 # algorithm needs ECN): every namespace defaults to ldcp.
 sysctl -qw net.ipv4.tcp_allowed_congestion_control="$(sysctl -n net.ipv4.tcp_allowed_congestion_control) ldcp"
 topo_set_cc ldcp s1 s2 r
+
+# The initial window on a path of 9000-byte MTU (a veth pair j1 -> j2) and
+# on loopback (in r): IW = bw * base RTT / MSS.  1000 Mbit/s * 1 ms is
+# 125000 bytes: 13.97 packets of 8948 bytes, 1.91 of loopback's 65483
+# (which the socket has only once the peer's window exceeds 128 KB: the
+# MSS right after connect() is 32741 there, lib/iwprobe.py).
+# iw_read CLIENT_NS SERVER_NS DST: iwprobe's "MSS IW" pairs, at connect()
+# and after 2 MB, on one line
+iw_read()
+{
+	topo_exec "$2" python3 "$here/../lib/ccprobe.py" server cubic 5301 > /dev/null &
+	sleep 1
+	topo_exec "$1" python3 "$here/../lib/iwprobe.py" "$3" 5301 2000000 |
+		awk '{ printf "%s %s ", $2, $4 }'
+	wait $!
+}
+# iw_ok MSS IW: IW is 125000 bytes in packets of MSS, within [1, 65535]
+iw_ok()
+{
+	echo "${1:-0} ${2:-0}" | awk '{ e = 125000 / ($1 ? $1 : 1); e = e < 1 ? 1 : e > 65535 ? 65535 : e
+		exit !($2 - e < 0.001 && e - $2 < 0.001) }'
+	echo $?
+}
+ip netns add "${TOPO}j1" && ip netns add "${TOPO}j2" &&
+	ip -n "${TOPO}j1" link add j1 mtu 9000 type veth peer name j2 mtu 9000 netns "${TOPO}j2" &&
+	ip -n "${TOPO}j1" addr add 198.19.9.1/24 dev j1 && ip -n "${TOPO}j1" link set j1 up &&
+	ip -n "${TOPO}j2" addr add 198.19.9.2/24 dev j2 && ip -n "${TOPO}j2" link set j2 up
+echo 1000 > $P/bw_mbps
+echo 1000 > $P/base_rtt_us
+read -r mss9 iw9 _ <<< "$(iw_read j1 j2 198.19.9.2)"
+read -r mssl0 iwl0 mssl iwl <<< "$(iw_read r r 127.0.0.1)"
+echo 100 > $P/bw_mbps
+echo 1500 > $P/base_rtt_us
+ktap_diag "IW of 1000 Mbit/s * 1 ms in packets: MTU 9000: MSS $mss9, IW $iw9; loopback: MSS $mssl0, IW $iwl0 at connect(), MSS $mssl, IW $iwl after 2 MB"
+ktap_expect "IW on a 9000-byte MTU path: the BDP in packets of its MSS (8948)" \
+	"${mss9:-0} == 8948 && $(iw_ok "$mss9" "$iw9") == 0"
+ktap_expect "IW on loopback: the BDP in packets of its MSS, at connect() and at 65483" \
+	"${mssl0:-0} > 4295 && $(iw_ok "$mssl0" "$iwl0") == 0 && ${mssl:-0} == 65483 && $(iw_ok "$mssl" "$iwl") == 0"
 
 # setsockopt(TCP_CONGESTION) before connect(), to a listener that set it too
 probe=$(mktemp)
