@@ -171,13 +171,21 @@ check: modules unit
 lint:
 	@test -n "$(CHECKPATCH)" || { echo "checkpatch.pl missing (run: make deps)" >&2; exit 1; }
 	@echo "  CHECKPATCH --strict"
-	@perl $(CHECKPATCH) --no-tree --strict --terse --show-types -q -f $(C_FILES)
-	@for k in $(KVERS); do \
+	@perl $(CHECKPATCH) --no-tree --strict --terse --show-types --no-summary -q \
+		-f $(C_FILES)
+	@mkdir -p $(BUILD); for k in $(KVERS); do \
 		rm -rf $(BUILD)/lint/$$k; \
 		echo "  SPARSE+W=1 $$k"; \
-		$(MAKE) -s Q= BUILD=$(BUILD)/lint KVER=$$k lint-one 2>&1 | \
-			tee $(BUILD)/lint-$$k.log | grep -E 'warning|error' && exit 1; \
-		true; \
+		log=$(BUILD)/lint-$$k.log; \
+		$(MAKE) -s Q= BUILD=$(BUILD)/lint KVER=$$k lint-one > $$log 2>&1; \
+		rc=$$?; \
+		if grep -E 'warning|error' $$log; then \
+			echo "lint: $$k: warnings (full log: $$log)" >&2; exit 1; \
+		fi; \
+		if [ $$rc != 0 ]; then \
+			tail -n 20 $$log; \
+			echo "lint: $$k: the build failed (full log: $$log)" >&2; exit 1; \
+		fi; \
 	done; echo "  lint clean"
 
 # One kernel, everything compiled from scratch with sparse and W=1.
