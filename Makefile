@@ -20,6 +20,9 @@
 #                              TRACE=1 hpcc's events (BENCH=hpcc),
 #                              RATES="..." its bottlenecks, Mbit/s
 #   make lint                  checkpatch --strict, sparse (C=2) and W=1
+#   make kvers                 the kernels make check and make lint use: both
+#                              targets (6.1, 6.12) or it fails, unless KVER=
+#                              or KVERS= chooses them
 #   make fuzz                  libFuzzer targets (FUZZ_RUNS executions each,
 #                              FUZZ_SEED=N to replay one)
 #   make install [KVER=..]     install the modules (default: running kernel)
@@ -36,6 +39,24 @@ else
 KVERS := $(shell $(TOP)/tools/kvers.sh)
 endif
 kdir = $(if $(KDIR),$(KDIR),/lib/modules/$(1)/build)
+
+# make check and make lint are for both target kernels: they stop at once
+# when tools/kvers.sh does not find one, unless KVER or KVERS (on the
+# command line) chooses the kernels.  make kvers prints the kernels they
+# use, with the same requirement.
+target_pkgs.6.1 := linux-image-amd64 and linux-headers-amd64
+target_pkgs.6.12 := linux-image-6.12.N+deb12-amd64 and its headers, bookworm-security
+ifneq ($(filter check lint kvers,$(MAKECMDGOALS)),)
+ifeq ($(KVER)$(filter command line,$(origin KVERS)),)
+missing_kvers := $(strip $(foreach s,6.1 6.12,$(if $(filter $(s).%,$(KVERS)),,$(s))))
+ifneq ($(missing_kvers),)
+$(error make $(filter check lint kvers,$(MAKECMDGOALS)) needs both target kernels, \
+	6.1 and 6.12; missing:$(foreach s,$(missing_kvers), $(s) ($(target_pkgs.$(s)));) \
+	tools/kvers.sh found: $(or $(KVERS),none).  Run make deps, or choose \
+	the kernels with KVERS="...")
+endif
+endif
+endif
 
 # Sources linked into each per-kernel output directory.
 MOD_SRCS := Kbuild include $(wildcard tcp_*.c tcp_*.h)
@@ -57,7 +78,7 @@ endef
 
 Q ?= @
 
-.PHONY: all tools bench modules deps check unit fuzz vmcheck lint install demo clean help \
+.PHONY: all tools bench modules deps check unit fuzz vmcheck lint install demo clean help kvers \
 	$(addprefix modules-,$(KVERS))
 
 all: modules tools
@@ -65,6 +86,9 @@ all: modules tools
 # The CSIG switch-port BPF object, its skeleton, csigctl and ccstat.
 tools:
 	@$(MAKE) -s -C tools/bpf
+
+kvers:
+	@echo $(KVERS)
 
 help:
 	@sed -n '3,/^$$/s/^# \{0,1\}//p' $(TOP)/Makefile
