@@ -197,7 +197,7 @@ static u64 hpcc_t_ns(const struct sock *sk)
 static u32 hpcc_w_line(const struct sock *sk, u64 rtt_ns)
 {
 	const struct tcp_sock *tp = tcp_sk(sk);
-	u64 w = (u64)READ_ONCE(line_rate_mbps.val) * 125000 * rtt_ns / NSEC_PER_SEC;
+	u64 w = hpcc_line_bytes(READ_ONCE(line_rate_mbps.val), rtt_ns);
 	u64 cap = (u64)tp->snd_cwnd_clamp * tp->mss_cache;
 
 	w = min(w, cap);
@@ -220,8 +220,8 @@ static void hpcc_params(const struct sock *sk, const struct hpcc *ca,
 	p->eta = READ_ONCE(eta.val) * HPCC_FRAC_ONE / 100;
 	p->max_stage = READ_ONCE(max_stage.val);
 	p->commit_samples = READ_ONCE(commit_samples.val);
-	p->commit_wait_us = div_u64(p->t_ns * READ_ONCE(commit_wait_pct.val),
-				    100 * NSEC_PER_USEC);
+	p->commit_wait_us = min_t(u64, div_u64(p->t_ns * READ_ONCE(commit_wait_pct.val),
+					       100 * NSEC_PER_USEC), U32_MAX);
 	p->grow_pct = READ_ONCE(grow_pct.val);
 	p->w_used = 0;		/* hpcc_update() measures it */
 	p->w_ai = ca->w_ai;
@@ -420,9 +420,8 @@ static u32 hpcc_w_used(const struct sock *sk, const struct hpcc *ca,
 	dt = div_u64(now - ca->use_ns, NSEC_PER_USEC);
 	if (!dt)
 		return ca->w_used_prev;
-	w = div64_u64((u64)(tp->delivered - ca->use_delivered) * tp->mss_cache *
-		      max_t(u64, div_u64(t_ns, NSEC_PER_USEC), tp->srtt_us >> 3),
-		      dt);
+	w = hpcc_scale((u64)(tp->delivered - ca->use_delivered) * tp->mss_cache,
+		       max_t(u64, div_u64(t_ns, NSEC_PER_USEC), tp->srtt_us >> 3), dt);
 	return min_t(u64, w, U32_MAX);
 }
 

@@ -181,7 +181,7 @@ static u64 ldcp_apply(struct sock *sk, const struct ldcp *ca)
 		rate = div64_u64((u64)tp->mss_cache * NSEC_PER_SEC,
 				 max_t(u64, ldcp_gap_ns(ca->st.cw, srtt * NSEC_PER_USEC), 1));
 	else
-		rate = div64_u64((u64)cwnd * tp->mss_cache * USEC_PER_SEC * 6 / 5, srtt);
+		rate = div64_u64((u64)cwnd * tp->mss_cache * USEC_PER_SEC * 6, srtt * 5);
 	rate = min_t(u64, rate, READ_ONCE(sk->sk_max_pacing_rate));
 	WRITE_ONCE(sk->sk_pacing_rate, rate);
 	return rate;

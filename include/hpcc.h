@@ -29,6 +29,32 @@
 
 #include <linux/types.h>
 
+#ifdef __KERNEL__
+#include <linux/math64.h>
+#elif !defined(_DCC_DIV64_USER)
+#define _DCC_DIV64_USER
+/*
+ * linux/math64.h's divisions, for userspace: the kernel's link on 32-bit
+ * hosts only through these, never through a plain '/' or '%' on 64 bits.
+ * The same block is in ldcp.h, under the same guard.
+ */
+static inline __u64 div_u64_rem(__u64 dividend, __u32 divisor, __u32 *remainder)
+{
+	*remainder = dividend % divisor;
+	return dividend / divisor;
+}
+
+static inline __u64 div_u64(__u64 dividend, __u32 divisor)
+{
+	return dividend / divisor;
+}
+
+static inline __u64 div64_u64(__u64 dividend, __u64 divisor)
+{
+	return dividend / divisor;
+}
+#endif
+
 #define HPCC_FRAC_SHIFT		20
 #define HPCC_FRAC_ONE		0x100000U	/* 1 << HPCC_FRAC_SHIFT */
 #define HPCC_NSEC_PER_SEC	1000000000ULL
@@ -121,7 +147,43 @@ static inline __u32 hpcc_ewma(__u32 U, __u32 u, __u64 tau, __u64 t)
 {
 	if (!t || tau >= t)
 		return u;
-	return (__u32)(((__u64)U * (t - tau) + (__u64)u * tau) / t);
+	/* below 2^32 * t, within 64 bits once t is below 2^32 (4.3 s) */
+	while (t >> 32) {
+		t >>= 1;
+		tau >>= 1;
+	}
+	return (__u32)div64_u64((__u64)U * (t - tau) + (__u64)u * tau, t);
+}
+
+/*
+ * @a * @b / @c, ~0 for @c = 0.  When the product passes 64 bits, the
+ * larger factor and @c lose their low bits together until it fits: the
+ * quotient is then exact to about 1 / (@c >> those bits), and ~0 when
+ * that leaves nothing of @c (the quotient is at least 2^64 / @c).
+ */
+static inline __u64 hpcc_scale(__u64 a, __u64 b, __u64 c)
+{
+	__u64 p;
+
+	while (__builtin_mul_overflow(a, b, &p)) {
+		if (a > b)
+			a >>= 1;
+		else
+			b >>= 1;
+		c >>= 1;
+		if (!c)
+			return ~0ULL;
+	}
+	return c ? div64_u64(p, c) : ~0ULL;
+}
+
+/*
+ * A line rate of @mbps Mbit/s over @t_ns: bytes, mbps * t_ns / 8000.
+ * Exact up to 4.6e12 ns (77 minutes) at 4 Tbit/s.
+ */
+static inline __u64 hpcc_line_bytes(__u32 mbps, __u64 t_ns)
+{
+	return hpcc_scale(mbps, t_ns, 8000);
 }
 
 /*
@@ -140,13 +202,13 @@ static inline int hpcc_link_u(const struct hpcc_link *now,
 	dt = now->ts - prev->ts;
 	q = now->qlen < prev->qlen ? now->qlen : prev->qlen;
 	/* txRate in bytes/s: exact for up to 18 GB between two samples */
-	rate = (now->tx_bytes - prev->tx_bytes) * HPCC_NSEC_PER_SEC / dt;
-	/* B * T in bytes, split so that it stays within 64 bits */
-	bdp = now->bw / HPCC_NSEC_PER_SEC * t_ns +
-	      now->bw % HPCC_NSEC_PER_SEC * t_ns / HPCC_NSEC_PER_SEC;
-	v = (rate << HPCC_FRAC_SHIFT) / now->bw;
-	if (q)
-		v += bdp ? (q << HPCC_FRAC_SHIFT) / bdp : 0xffffffffULL;
+	rate = hpcc_scale(now->tx_bytes - prev->tx_bytes, HPCC_NSEC_PER_SEC, dt);
+	/* B * T in bytes */
+	bdp = hpcc_scale(now->bw, t_ns, HPCC_NSEC_PER_SEC);
+	/* u' saturates at 2^32 - 1 (4096) */
+	v = rate >> (64 - HPCC_FRAC_SHIFT) ? ~0ULL : div64_u64(rate << HPCC_FRAC_SHIFT, now->bw);
+	if (q && v <= 0xffffffffULL)
+		v += bdp ? div64_u64((__u64)q << HPCC_FRAC_SHIFT, bdp) : 0xffffffffULL;
 	*u = v > 0xffffffffULL ? 0xffffffffU : (__u32)v;
 	*tau = dt;
 	return 0;
@@ -255,7 +317,7 @@ static inline __u32 hpcc_compute_wind(struct hpcc_state *st,
 	if (st->U >= p->eta || st->inc_stage >= p->max_stage) {
 		__u32 u = st->U ? st->U : 1;
 
-		w = (__u64)st->wc * p->eta / u + p->w_ai;
+		w = div_u64((__u64)st->wc * p->eta, u) + p->w_ai;
 		st->held = !grow && w > st->wc;
 		if (st->held)
 			w = st->wc;
@@ -330,7 +392,7 @@ static inline __u64 hpcc_rate(__u32 w, __u64 t_ns)
 {
 	if (!t_ns)
 		return ~0ULL;
-	return (__u64)w * HPCC_NSEC_PER_SEC / t_ns;
+	return div64_u64((__u64)w * HPCC_NSEC_PER_SEC, t_ns);
 }
 
 /* The rule of thumb of section 5: W_ai = W_init * (1 - eta) / N. */
@@ -342,7 +404,7 @@ static inline __u32 hpcc_default_w_ai(__u32 w_init, __u32 eta, __u32 n)
 		n = 1;
 	if (eta >= HPCC_FRAC_ONE)
 		return 1;
-	w = ((__u64)w_init * (HPCC_FRAC_ONE - eta) >> HPCC_FRAC_SHIFT) / n;
+	w = div_u64((__u64)w_init * (HPCC_FRAC_ONE - eta) >> HPCC_FRAC_SHIFT, n);
 	return w ? (__u32)w : 1;
 }
 

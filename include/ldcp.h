@@ -120,8 +120,11 @@ static inline __u32 ldcp_pawa(struct ldcp_state *st,
 		return st->cw;
 	if (cw >= LDCP_ONE) {
 		if (!ece) {
-			/* n * alpha / cw, in LDCP_ONE units */
-			cw += ((__u64)n * p->alpha << LDCP_FRAC_SHIFT) / cw;
+			/*
+			 * n * alpha / cw, in LDCP_ONE units: below 2^64
+			 * while alpha is at most one packet (2^16)
+			 */
+			cw += div_u64((__u64)n * p->alpha << LDCP_FRAC_SHIFT, st->cw);
 		} else {
 			d = (__u64)n * p->beta;
 			cw = cw > d ? cw - d : 0;
@@ -131,7 +134,7 @@ static inline __u32 ldcp_pawa(struct ldcp_state *st,
 	} else if (!ece) {
 		cw += (__u64)n * (p->inc ? p->inc : g);
 	} else {
-		cw /= 2;
+		cw >>= 1;
 		if (cw < g)
 			cw = g;
 	}
@@ -165,8 +168,9 @@ static inline int ldcp_fs_ect(const struct ldcp_params *p, __u64 i, int last)
 static inline int ldcp_fs_ack(struct ldcp_state *st,
 			      const struct ldcp_params *p, __u64 acked)
 {
+	/* acked << 16 < iw, without shifting a 64-bit count out */
 	if (st->phase != LDCP_FAST_START ||
-	    (acked << LDCP_FRAC_SHIFT) < (__u64)p->iw)
+	    acked < ((__u64)p->iw + LDCP_ONE - 1) >> LDCP_FRAC_SHIFT)
 		return 0;
 	st->cw = ldcp_clamp(p->iw, LDCP_ONE);
 	st->phase = LDCP_STABLE;
@@ -200,7 +204,7 @@ static inline __u64 ldcp_gap_ns(__u32 cw, __u64 rtt_ns)
 		return rtt_ns;
 	if (rtt_ns > (~0ULL >> LDCP_FRAC_SHIFT))
 		return ~0ULL;
-	return (rtt_ns << LDCP_FRAC_SHIFT) / cw;
+	return div_u64(rtt_ns << LDCP_FRAC_SHIFT, cw);
 }
 
 /*

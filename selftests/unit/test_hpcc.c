@@ -38,7 +38,7 @@ int main(void)
 	__u64 tau;
 	int i;
 
-	tap_plan(58);
+	tap_plan(67);
 
 	/* ComputeWind, additive branch (lines 16-19) */
 	st = fresh(100000, FRAC(0.5), 0);
@@ -186,6 +186,20 @@ int main(void)
 	tap_eq_u64(st.U, FRAC(2.0), "tau = 5 T, capped at T: U = u");
 	hpcc_measure_u(&st, &P, 0xffffffffU, 58500 + 10000);
 	tap_eq_u64(st.U, 0xffffffffU, "extreme u: no overflow in the EWMA");
+	{
+		struct hpcc_params q = P;
+
+		/*
+		 * T = 10 s (a min RTT as T), U = 2048, u = 4096: U * (T - tau)
+		 * + u * tau is 3.2e19; (2^31 + 2^32 - 1) / 2 = 3221225471.5
+		 */
+		q.t_ns = 10000000000ULL;
+		st = fresh(100000, 1U << 31, 0);
+		st.have_sample = 1;
+		st.last_ts = 1000;
+		hpcc_measure_u(&st, &q, 0xffffffffU, 1000 + 5000000000ULL);
+		tap_eq_u64(st.U, 3221225471U, "T = 10 s, tau = T/2, U 2048, u 4096: U = 3072");
+	}
 
 	/* MeasureInflight over links (lines 3-7) */
 	memset(prev, 0, sizeof(prev));
@@ -283,6 +297,36 @@ int main(void)
 		tap_eq_u64(hpcc_compute_wind(&st, &g, 1), 101000,
 			   "grow_pct 0: the draft's rule whatever the flow used");
 	}
+
+	/*
+	 * 64-bit products at the extremes of the parameters' ranges
+	 * (tcp_hpcc: line_rate_mbps up to 4000000, T up to 1 s, a min RTT
+	 * up to 2^32 - 1 us) and of the telemetry
+	 */
+	tap_eq_u64(hpcc_line_bytes(10000, 4000000), 5000000,
+		   "line rate * T: 10 Gbit/s * 4 ms = 5 MB");
+	tap_eq_u64(hpcc_line_bytes(4000000, 1000000000), 500000000000ULL,
+		   "line rate * T: 4 Tbit/s * 1 s = 500 GB");
+	tap_eq_u64(hpcc_line_bytes(4000000, 4294967295000ULL), 2147483647500000ULL,
+		   "line rate * T: 4 Tbit/s * (2^32 - 1) us");
+	tap_eq_u64(hpcc_line_bytes(1, 1000), 0, "line rate * T: 1 Mbit/s * 1 us, under a byte");
+	tap_eq_u64(hpcc_scale(20000000000000ULL, 1000000, 10000000000ULL), 2000000000,
+		   "a window from a rate: 20 TB * 1 s / 10000 s = 2 GB");
+	tap_eq_u64(hpcc_scale(~0ULL, ~0ULL, 1), ~0ULL,
+		   "... saturates when the result does not fit");
+	/* 1e11 B in 100 s at B = 1.25e9 B/s: txRate / B = 0.8, no queue */
+	now[0] = (struct hpcc_link){ 100000000000ULL, 100000000000ULL, 1250000000, 0 };
+	prev[0] = (struct hpcc_link){ 0, 0, 1250000000, 0 };
+	tap_ok(!hpcc_link_u(&now[0], &prev[0], 1000000000, &u, &tau) && u == 838860,
+	       "link u' over 100 GB between two samples: 0.8");
+	/*
+	 * B = 5e11 B/s (4 Tbit/s), T = 1 s: 5e11 B in 1 s is 1.0, a queue
+	 * of 2.5e9 B is 0.005 of B * T: 1048576 + 5242
+	 */
+	now[0] = (struct hpcc_link){ 1000000000, 500000000000ULL, 500000000000ULL, 2500000000U };
+	prev[0] = (struct hpcc_link){ 0, 0, 500000000000ULL, 2500000000U };
+	tap_ok(!hpcc_link_u(&now[0], &prev[0], 1000000000, &u, &tau) && u == 1053818,
+	       "link u' at 4 Tbit/s and T = 1 s: 1.005");
 
 	return tap_done();
 }
