@@ -666,6 +666,27 @@ static void t_strip(void)
 	tap_ok(r.ret == TC_ACT_OK && same(&r.out, &in),
 	       "strip: ... or passed untouched with CSIG_CFG_STRIP_PASS");
 	cfg()->flags &= ~CSIG_CFG_STRIP_PASS;
+
+	/* a VLAN tag right behind the tag would be popped with it */
+	for (fmt = 0; fmt < 2; fmt++) {
+		int tl = fmt ? 8 : 4, ok;
+
+		build(&in, 0, fmt, CSIG_T_U, 1, 0, 0, L4_TCP_DATA, 100);
+		memmove(in.b + 12 + tl + 4, in.b + 12 + tl, in.len - 12 - tl);
+		memcpy(in.b + 12 + tl, "\x81\x00\x00\x0a", 4);
+		in.len += 4;
+		mark();
+		run(skel->progs.csig_strip, &in, &r, 1);
+		ok = r.ret == TC_ACT_SHOT && d(CSIG_C_STRIP_FAIL) == 1 &&
+		     d(CSIG_C_STRIPPED) == 0;
+		cfg()->flags |= CSIG_CFG_STRIP_PASS;
+		run(skel->progs.csig_strip, &in, &r, 1);
+		cfg()->flags &= ~CSIG_CFG_STRIP_PASS;
+		tap_ok(ok && r.ret == TC_ACT_OK && same(&r.out, &in),
+		       "strip: a %s tag with a VLAN tag behind it is dropped, counted (passed untouched with CSIG_CFG_STRIP_PASS)",
+		       fmt_name[fmt]);
+	}
+
 	build(&in, 0, CSIG_FMT_EXPANDED, CSIG_T_PD, 0, 0, 0, L4_TCP_DATA, 0);
 	in.len = 19;
 	mark();

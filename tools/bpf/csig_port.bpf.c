@@ -502,6 +502,20 @@ static __always_inline int strip_tag(struct __sk_buff *skb, __u32 fmt)
 	return 0;
 }
 
+/*
+ * Is an 802.1Q/802.1ad tag right behind the tag at offset 12?  The pops
+ * that remove the tag would take it too: bpf_skb_vlan_pop() moves the next
+ * in-packet VLAN tag into the accelerated one, and the last pop clears it.
+ */
+static __always_inline int vlan_follows(struct __sk_buff *skb, __u32 fmt)
+{
+	__be16 et;
+
+	if (bpf_skb_load_bytes(skb, ETH_ALEN_2 + tag_len(fmt), &et, 2))
+		return 1;
+	return et == bpf_htons(ETH_P_8021Q) || et == bpf_htons(ETH_P_8021AD);
+}
+
 SEC("csig/strip")
 int csig_strip(struct __sk_buff *skb)
 {
@@ -515,8 +529,8 @@ int csig_strip(struct __sk_buff *skb)
 		return TC_ACT_OK;
 	if (tag == TAG_FOUND)
 		count(st, CSIG_C_TAGGED);
-	/* behind in-packet VLAN tags, or malformed: cannot be removed */
-	if (tag == TAG_FOUND && off == ETH_ALEN_2) {
+	/* next to in-packet VLAN tags, or malformed: cannot be removed */
+	if (tag == TAG_FOUND && off == ETH_ALEN_2 && !vlan_follows(skb, fmt)) {
 		if (!strip_tag(skb, fmt)) {
 			count(st, CSIG_C_STRIPPED);
 			return TC_ACT_OK;
