@@ -481,7 +481,7 @@ static void hpcc_update(struct sock *sk, const struct rate_sample *rs)
 		trace_hpcc_update(inet_sk(sk)->inet_num, ntohs(inet_sk(sk)->inet_dport),
 				  ca->st.U, tcp_snd_cwnd(tp) * tp->mss_cache, ca->st.wc,
 				  ca->st.inc_stage, READ_ONCE(sk->sk_pacing_rate),
-				  false, false, false, src_names[SRC_NONE]);
+				  false, false, false, src_names[SRC_NONE], tcp_snd_cwnd(tp));
 		return;
 	}
 	hpcc_new_ack(&ca->st, &p, tp->snd_una, tp->snd_nxt, (u32)tp->tcp_mstamp);
@@ -499,7 +499,7 @@ static void hpcc_update(struct sock *sk, const struct rate_sample *rs)
 	trace_hpcc_update(inet_sk(sk)->inet_num, ntohs(inet_sk(sk)->inet_dport),
 			  ca->st.U, ca->st.W, ca->st.wc, ca->st.inc_stage, rate,
 			  ca->st.committed, ca->st.mi, ca->st.held,
-			  src_names[ca->source]);
+			  src_names[ca->source], tcp_snd_cwnd(tp));
 }
 
 /* 6.10 added the ACK and flags (Kbuild tests the header) */

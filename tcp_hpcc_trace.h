@@ -16,15 +16,15 @@
  * A window update on an ACK: U (2^-20 units), W and Wc (bytes), incStage,
  * the pacing rate (bytes/s), whether Wc was committed and by which branch
  * (mi: multiplicative), whether W was kept at Wc because the flow did not
- * use it (held: grow_pct), and the input: "u" (CSIG U), "std" (PD and
- * ABW/C), "fallback" (no telemetry: Reno).
+ * use it (held: grow_pct), the input: "u" (CSIG U), "std" (PD and
+ * ABW/C), "fallback" (no telemetry: Reno), and snd_cwnd (packets).
  */
 TRACE_EVENT(hpcc_update,
 	    TP_PROTO(u16 lport, u16 rport, u32 U, u32 W, u32 wc, u32 stage,
 		     u64 rate, bool committed, bool mi, bool held,
-		     const char *source),
+		     const char *source, u32 cwnd),
 	    TP_ARGS(lport, rport, U, W, wc, stage, rate, committed, mi, held,
-		    source),
+		    source, cwnd),
 	    TP_STRUCT__entry(__field(u16, lport)
 			     __field(u16, rport)
 			     __field(u32, U)
@@ -35,7 +35,8 @@ TRACE_EVENT(hpcc_update,
 			     __field(bool, committed)
 			     __field(bool, mi)
 			     __field(bool, held)
-			     __field(const char *, source)),
+			     __field(const char *, source)
+			     __field(u32, cwnd)),
 	    TP_fast_assign(__entry->lport = lport;
 			   __entry->rport = rport;
 			   __entry->U = U;
@@ -46,12 +47,13 @@ TRACE_EVENT(hpcc_update,
 			   __entry->committed = committed;
 			   __entry->mi = mi;
 			   __entry->held = held;
-			   __entry->source = source;),
-	    TP_printk("lport=%u rport=%u U=%u W=%u Wc=%u stage=%u rate=%llu committed=%d mi=%d held=%d source=%s",
+			   __entry->source = source;
+			   __entry->cwnd = cwnd;),
+	    TP_printk("lport=%u rport=%u U=%u W=%u Wc=%u stage=%u rate=%llu committed=%d mi=%d held=%d source=%s cwnd=%u",
 		      __entry->lport, __entry->rport, __entry->U, __entry->W,
 		      __entry->wc, __entry->stage, __entry->rate,
 		      __entry->committed, __entry->mi, __entry->held,
-		      __entry->source)
+		      __entry->source, __entry->cwnd)
 );
 
 #endif /* _TCP_HPCC_TRACE_H */
