@@ -131,13 +131,15 @@ enum {
 	C_RESUMES,		/* telemetry came back after a fallback */
 	C_FALLBACK_ACKS,	/* ACKs handled by the fallback */
 	C_COMMITS_HELD,		/* commits that kept W at Wc (grow_pct) */
+	C_LOSSES,		/* loss episodes with telemetry: W halved */
+	C_UNDOS,		/* ... found spurious: W restored */
 	C_NR,
 };
 
 static const char * const counter_names[C_NR] = {
 	"flows", "flows_no_csig", "samples_u", "samples_std", "commits",
 	"commits_mi", "fallbacks", "resumes", "fallback_acks",
-	"commits_held",
+	"commits_held", "losses", "undos",
 };
 
 struct hpcc_net {
@@ -167,6 +169,7 @@ struct hpcc {
 	u32	pd_last;	/* the previous PD sample, ns (input std) */
 	u32	use_delivered;	/* tp->delivered at use_ns */
 	u32	w_used_prev;	/* hpcc_w_used() when use_ns was set */
+	u32	w_loss;		/* W before the last loss (hpcc_loss()) */
 	struct gso_cap gso;	/* hpcc's cap on sk_gso_max_segs */
 	u8	negotiated;
 	u8	fallback;	/* Reno now; SRC_* of the last sample */
@@ -225,6 +228,7 @@ static void hpcc_params(const struct sock *sk, const struct hpcc *ca,
 	p->grow_pct = READ_ONCE(grow_pct.val);
 	p->w_used = 0;		/* hpcc_update() measures it */
 	p->w_ai = ca->w_ai;
+	p->w_loss = ca->w_loss;
 	p->w_min = max(mss / 8, 64U);
 	p->w_max = max(hpcc_w_line(sk, max_t(u64, p->t_ns, (u64)(tp->srtt_us >> 3) *
 					     NSEC_PER_USEC)), p->w_min);
@@ -266,15 +270,23 @@ static void hpcc_set_pacing(struct sock *sk, u64 rate)
 	hpcc_cap_tso(sk, inet_csk_ca(sk), rate);
 }
 
-/* W into TCP: snd_cwnd in whole segments, ssthresh with it, R = W / T. */
-static u64 hpcc_apply(struct sock *sk, const struct hpcc *ca, u64 t_ns)
+/*
+ * W into TCP: snd_cwnd in whole segments, ssthresh with it, R = W / T.
+ * After an RTO (TCP_CA_Loss) snd_cwnd grows from TCP's loss window by
+ * the @acked packets, up to W, as TCP's slow start would after it
+ * (tcp_bbr.c does the same).
+ */
+static u64 hpcc_apply(struct sock *sk, const struct hpcc *ca, u64 t_ns,
+		      u32 acked)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
 	u64 rate = hpcc_pacing(ca->st.W, t_ns);
+	u32 cwnd = clamp(DIV_ROUND_UP(ca->st.W, tp->mss_cache), 2U, tp->snd_cwnd_clamp);
 
-	tcp_snd_cwnd_set(tp, clamp(DIV_ROUND_UP(ca->st.W, tp->mss_cache), 2U,
-				   tp->snd_cwnd_clamp));
-	tp->snd_ssthresh = tcp_snd_cwnd(tp);
+	tp->snd_ssthresh = cwnd;
+	if (inet_csk(sk)->icsk_ca_state == TCP_CA_Loss)
+		cwnd = min(cwnd, tcp_snd_cwnd(tp) + acked);
+	tcp_snd_cwnd_set(tp, cwnd);
 	hpcc_set_pacing(sk, rate);
 	return rate;
 }
@@ -329,7 +341,7 @@ static void hpcc_init(struct sock *sk)
 	ca->w_ai = READ_ONCE(w_ai.val) ?: hpcc_default_w_ai(w_init, p.eta, READ_ONCE(nflows.val));
 	p.w_ai = ca->w_ai;
 	hpcc_state_init(&ca->st, &p, w_init, tp->snd_una);
-	hpcc_apply(sk, ca, p.t_ns);
+	hpcc_apply(sk, ca, p.t_ns, 0);
 }
 
 /*
@@ -484,7 +496,14 @@ static void hpcc_update(struct sock *sk, const struct rate_sample *rs)
 				  false, false, false, src_names[SRC_NONE], tcp_snd_cwnd(tp));
 		return;
 	}
-	hpcc_new_ack(&ca->st, &p, tp->snd_una, tp->snd_nxt, (u32)tp->tcp_mstamp);
+	/*
+	 * In loss recovery W stays where hpcc_react_to_loss() put it: U,
+	 * which did not show the loss, would take it back.
+	 */
+	if (inet_csk(sk)->icsk_ca_state >= TCP_CA_Recovery)
+		ca->st.committed = 0;
+	else
+		hpcc_new_ack(&ca->st, &p, tp->snd_una, tp->snd_nxt, (u32)tp->tcp_mstamp);
 	if (ca->st.committed) {
 		/* a new average once this one spans T (hpcc_w_used()) */
 		if (hpcc_use_spans(ca, now, p.t_ns))
@@ -494,8 +513,11 @@ static void hpcc_update(struct sock *sk, const struct rate_sample *rs)
 			count(sk, C_COMMITS_MI);
 		if (ca->st.held)
 			count(sk, C_COMMITS_HELD);
+		/* back at the W before the loss: U decides alone again */
+		if (ca->w_loss && ca->st.wc >= ca->w_loss)
+			ca->w_loss = 0;
 	}
-	rate = hpcc_apply(sk, ca, p.t_ns);
+	rate = hpcc_apply(sk, ca, p.t_ns, max(rs->acked_sacked, 0));
 	trace_hpcc_update(inet_sk(sk)->inet_num, ntohs(inet_sk(sk)->inet_dport),
 			  ca->st.U, ca->st.W, ca->st.wc, ca->st.inc_stage, rate,
 			  ca->st.committed, ca->st.mi, ca->st.held,
@@ -517,9 +539,42 @@ static void hpcc_cong_control(struct sock *sk, const struct rate_sample *rs)
 #endif
 
 /*
- * Loss: with telemetry the window follows U (a queue that overflowed
- * shows in it), so recovery keeps it; the fallback halves like Reno.
+ * A loss episode, once (tcp_dctcp.c's rule): entering fast recovery, or
+ * an RTO that TCP counts as a new reduction (CA_EVENT_LOSS).  With
+ * telemetry W and Wc halve (hpcc_loss(), Documentation/tcp_hpcc.rst);
+ * the fallback halves as Reno does, through ssthresh.
  */
+static void hpcc_react_to_loss(struct sock *sk)
+{
+	struct tcp_sock *tp = tcp_sk(sk);
+	struct hpcc *ca = inet_csk_ca(sk);
+	struct hpcc_params p;
+
+	if (!ca->info_ns || !ca->negotiated || ca->fallback)
+		return;
+	hpcc_params(sk, ca, &p);
+	ca->w_loss = hpcc_loss(&ca->st, &p, tp->snd_nxt);
+	count(sk, C_LOSSES);
+	trace_hpcc_update(inet_sk(sk)->inet_num, ntohs(inet_sk(sk)->inet_dport),
+			  ca->st.U, ca->st.W, ca->st.wc, ca->st.inc_stage,
+			  READ_ONCE(sk->sk_pacing_rate), false, false, false, "loss",
+			  tcp_snd_cwnd(tp));
+}
+
+static void hpcc_set_state(struct sock *sk, u8 new_state)
+{
+	if (new_state == TCP_CA_Recovery &&
+	    new_state != inet_csk(sk)->icsk_ca_state)
+		hpcc_react_to_loss(sk);
+}
+
+static void hpcc_cwnd_event(struct sock *sk, enum tcp_ca_event ev)
+{
+	if (ev == CA_EVENT_LOSS)
+		hpcc_react_to_loss(sk);
+}
+
+/* With telemetry, hpcc_react_to_loss() has set the window. */
 static u32 hpcc_ssthresh(struct sock *sk)
 {
 	const struct hpcc *ca = inet_csk_ca(sk);
@@ -530,13 +585,21 @@ static u32 hpcc_ssthresh(struct sock *sk)
 	return max(tcp_snd_cwnd(tp), 2U);
 }
 
+/* A loss found spurious: W as before it. */
 static u32 hpcc_undo_cwnd(struct sock *sk)
 {
-	const struct hpcc *ca = inet_csk_ca(sk);
+	struct tcp_sock *tp = tcp_sk(sk);
+	struct hpcc *ca = inet_csk_ca(sk);
 
 	if (ca->fallback)
 		return tcp_reno_undo_cwnd(sk);
-	return tcp_snd_cwnd(tcp_sk(sk));
+	if (ca->w_loss) {
+		ca->st.W = max(ca->st.W, ca->w_loss);
+		ca->st.wc = ca->st.W;
+		ca->w_loss = 0;
+		count(sk, C_UNDOS);
+	}
+	return max(tcp_snd_cwnd(tp), DIV_ROUND_UP(ca->st.W, tp->mss_cache));
 }
 
 /* Another algorithm takes the socket: TSO and pacing as they were. */
@@ -581,6 +644,8 @@ static struct tcp_congestion_ops tcp_hpcc __read_mostly = {
 	.ssthresh	= hpcc_ssthresh,
 	.undo_cwnd	= hpcc_undo_cwnd,
 	.cong_control	= hpcc_cong_control,
+	.set_state	= hpcc_set_state,
+	.cwnd_event	= hpcc_cwnd_event,
 	.release	= hpcc_release,
 	.get_info	= hpcc_get_info,
 	.owner		= THIS_MODULE,

@@ -17,7 +17,9 @@
  * the pacing rate (bytes/s), whether Wc was committed and by which branch
  * (mi: multiplicative), whether W was kept at Wc because the flow did not
  * use it (held: grow_pct), the input: "u" (CSIG U), "std" (PD and
- * ABW/C), "fallback" (no telemetry: Reno), and snd_cwnd (packets).
+ * ABW/C), "fallback" (no telemetry: Reno), and snd_cwnd (packets).  A
+ * loss episode that halves W (hpcc_loss()) is an update of its own, with
+ * the source "loss".
  */
 TRACE_EVENT(hpcc_update,
 	    TP_PROTO(u16 lport, u16 rport, u32 U, u32 W, u32 wc, u32 stage,

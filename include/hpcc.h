@@ -22,7 +22,7 @@
  * Departures (Documentation/tcp_hpcc.rst): W is clamped to [w_min, w_max]
  * before it is used or committed; U = 0 in the multiplicative branch is
  * read as the smallest non-zero U; a link whose two samples share a
- * timestamp (zero interval) gives no u.
+ * timestamp (zero interval) gives no u; a loss halves W (hpcc_loss()).
  */
 #ifndef _HPCC_H
 #define _HPCC_H
@@ -77,6 +77,10 @@ struct hpcc_params {
 				 * draft's rule alone) ...
 				 */
 	__u32	w_used;		/* ... as W = delivery rate * T, bytes */
+	__u32	w_loss;		/* departure: W before the last loss;
+				 * below it W grows by W_ai at most
+				 * (hpcc_loss(); 0: no loss)
+				 */
 };
 
 /* Figure 2's per-flow variables. */
@@ -301,6 +305,18 @@ static inline int hpcc_may_grow(const struct hpcc_state *st,
 }
 
 /*
+ * Departure (loss): below the W it had before its last loss (p->w_loss),
+ * W rises by at most W_ai per update, whatever U says (hpcc_loss()).
+ */
+static inline __u64 hpcc_loss_cap(const struct hpcc_state *st,
+				  const struct hpcc_params *p, __u64 w)
+{
+	if (st->wc < p->w_loss && w > (__u64)st->wc + p->w_ai)
+		return (__u64)st->wc + p->w_ai;
+	return w;
+}
+
+/*
  * ComputeWind (lines 11-20).  The multiplicative step W = Wc / (U / eta)
  * + W_ai when U >= eta or incStage >= maxStage, else the additive
  * W = Wc + W_ai; Wc and incStage change only when @update_wc.  A flow
@@ -318,6 +334,7 @@ static inline __u32 hpcc_compute_wind(struct hpcc_state *st,
 		__u32 u = st->U ? st->U : 1;
 
 		w = div_u64((__u64)st->wc * p->eta, u) + p->w_ai;
+		w = hpcc_loss_cap(st, p, w);
 		st->held = !grow && w > st->wc;
 		if (st->held)
 			w = st->wc;
@@ -342,6 +359,35 @@ static inline __u32 hpcc_compute_wind(struct hpcc_state *st,
 	}
 	st->committed = !!update_wc;
 	return st->W;
+}
+
+/*
+ * Departure (loss): a loss episode (a fast retransmit or an RTO; the
+ * caller calls this once per episode) halves W and Wc, a multiplicative
+ * decrease as the draft's for U = 2 eta, with incStage back to 0 as
+ * after one; the next commit waits for an ACK past @snd_nxt.  The
+ * drafts assume a fabric without loss, where U shows every queue; on
+ * TCP's paths a loss is a queue that U did not show (a hop that writes
+ * no U, telemetry that reads low), and U would take W back at once: the
+ * caller passes the W returned, the W before the loss, as p->w_loss,
+ * below which W regains what it lost by W_ai per update only
+ * (hpcc_loss_cap()).  A second loss before that halves W again.
+ * Returns the W before the loss.
+ */
+static inline __u32 hpcc_loss(struct hpcc_state *st,
+			      const struct hpcc_params *p, __u32 snd_nxt)
+{
+	__u32 w = st->W;
+
+	st->W = hpcc_clamp_w(p, w >> 1);
+	st->wc = st->W;
+	st->inc_stage = 0;
+	st->last_update_seq = snd_nxt;
+	st->passed = 0;
+	st->committed = 0;
+	st->mi = 0;
+	st->held = 0;
+	return w;
 }
 
 /*

@@ -38,7 +38,7 @@ int main(void)
 	__u64 tau;
 	int i;
 
-	tap_plan(67);
+	tap_plan(73);
 
 	/* ComputeWind, additive branch (lines 16-19) */
 	st = fresh(100000, FRAC(0.5), 0);
@@ -296,6 +296,40 @@ int main(void)
 		st = fresh(100000, FRAC(0.5), 2);
 		tap_eq_u64(hpcc_compute_wind(&st, &g, 1), 101000,
 			   "grow_pct 0: the draft's rule whatever the flow used");
+	}
+
+	/* Departure: a loss halves W and Wc; U regains it by W_ai only */
+	{
+		struct hpcc_params q = P;
+
+		st = fresh(100000, FRAC(0.5), 3);
+		st.W = 101000;
+		st.last_update_seq = 1000;
+		st.passed = 1;
+		q.w_loss = hpcc_loss(&st, &q, 9000);
+		tap_ok(q.w_loss == 101000 && st.W == 50500 && st.wc == 50500 &&
+		       st.inc_stage == 0 && st.last_update_seq == 9000 && !st.passed,
+		       "a loss: W = Wc = W / 2 = 50500, incStage 0, lastUpdateSeq = snd_nxt");
+		st.U = 0;
+		st.inc_stage = 5;
+		tap_eq_u64(hpcc_compute_wind(&st, &q, 1), 51500,
+			   "after it, U = 0 at maxStage: W = Wc + W_ai, not w_max");
+		st.U = 2 * ETA;
+		tap_eq_u64(hpcc_compute_wind(&st, &q, 1), 26750,
+			   "... U = 2 eta: the draft's decrease, 25750 + 1000");
+		st.U = FRAC(0.5);
+		st.inc_stage = 5;
+		st.wc = 101000;
+		tap_eq_u64(hpcc_compute_wind(&st, &q, 1), 192899,
+			   "... once Wc is back at the W before the loss, the draft's step");
+		hpcc_state_init(&st, &q, 100000, 0);
+		q.w_loss = hpcc_loss(&st, &q, 0);
+		q.w_loss = hpcc_loss(&st, &q, 0);
+		tap_ok(st.W == 25000 && q.w_loss == 50000,
+		       "a second loss before W is back: W / 4, the mark at W / 2");
+		st.W = 150;
+		hpcc_loss(&st, &q, 0);
+		tap_eq_u64(st.W, P.w_min, "a loss at a small W: w_min");
 	}
 
 	/*

@@ -17,9 +17,10 @@
 # strips the tags falls back to Reno and completes; a flow held back by
 # its application does not raise its window; a flow that did not
 # negotiate CSIG runs Reno; under fq on the sender's port fq paces the
-# flow and hpcc runs as without it; the per-socket state is readable
-# (hpccstat) and the tracepoint fires; rmmod is refused while sockets use
-# hpcc.
+# flow and hpcc runs as without it; an RTO leaves TCP's loss window in
+# place and repeated loss halves W once per episode, U or not; the
+# per-socket state is readable (hpccstat) and the tracepoint fires;
+# rmmod is refused while sockets use hpcc.
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 . "$here/../lib/ktap.sh"
@@ -46,7 +47,7 @@ TOPO_RATE=${RATE_MBIT}mbit
 T_MS=4
 CC_T_MS=$T_MS
 
-ktap_plan 30
+ktap_plan 32
 [ -f "$HPCC_KO" ] && [ -x "$HPCCSTAT" ] || { echo "Bail out! run make first"; exit 1; }
 ctr() { topo_exec "$1" awk -v k="$2" '$1 == k { print $2 }' /proc/net/tcp_hpcc; }
 sx() { topo_csigctl "$@"; }
@@ -268,6 +269,68 @@ echo 90 > $P/grow_pct
 ktap_diag "a flow at a fifth of the link: $((h1 - h0)) commits held with grow_pct=90, $((h2 - h1)) with 0"
 ktap_expect "an application-limited flow does not raise W (held); grow_pct=0 turns that off" \
 	"$h1 - $h0 > 10 && $h2 == $h1"
+
+# Loss with fresh telemetry (Documentation/tcp_hpcc.rst, "Where the
+# kernel forces a departure"): drops that U does not show, by netem as
+# the bottleneck's leaf (a fifo of 1000 packets like the one before,
+# which drops what it is told to).  First an RTO: everything dropped for
+# 0.6 s in the middle of a flow; the first ACK after it must find TCP's
+# loss window, not the window before the loss.  The samples stop with
+# the ACKs, so that stale_rtts would make the flow fall back to Reno
+# there: at 1000 it keeps the flow on U, as when the silence is shorter
+# than the staleness.  Then repeated loss behind a port whose U reads
+# next to 0 (its model at 100 Gbit/s: U about 0.001, a peer as good as
+# reflecting U = 0): 2% of the packets dropped, W halves once per
+# episode and does not stay at the line rate.
+LT=$top/selftests/lib/losstrace.py
+loss() { tc -n "${TOPO}sw" qdisc change dev sw-r parent 1:1 handle 10: netem limit 1000 loss "$1"; }
+topo_set_leaf netem limit 1000
+echo 16384 > $KTAP_T/buffer_size_kb
+echo 1000 > $P/stale_rtts
+to0=$(topo_nstat s1 TcpExtTCPTimeouts) l0=$(ctr s1 losses)
+ktap_trace tcp_hpcc 1
+topo_iperf_server 5201
+topo_exec s1 iperf3 -c "$TOPO_RCV_IP" -C hpcc -t 3 > /dev/null 2>&1 &
+p=$!
+sleep 1.5
+loss 100%
+sleep 0.6
+loss 0%
+wait $p
+rc=$?
+ktap_trace tcp_hpcc 0
+echo 4 > $P/stale_rtts
+lt=$(python3 "$LT" $KTAP_T/trace hpcc_update 5201)
+l1=$(ctr s1 losses)
+to=$(($(topo_nstat s1 TcpExtTCPTimeouts) - to0)) lo=$((${l1:-0} - ${l0:-0}))
+read -r gap cpre cnext src <<< "$(jq -r '.gap | "\(.s) \(.before.cwnd) \(.next.cwnd) \(.next.source)"' <<< "$lt")"
+ktap_diag "RTO: timeouts +$to, loss episodes +$lo, no ACK for $(printf %.2f "${gap:-0}") s; cwnd $cpre before, $cnext on the next ACK (source $src)"
+ktap_expect "an RTO with fresh telemetry: the next ACK finds TCP's loss window, not the window before the loss" \
+	"$rc == 0 && $to >= 1 && $lo >= 1 && ${gap:-0} >= 0.3 && ${cpre:-0} >= 4 && ${cnext:-1000} <= ${cpre:-0} / 2"
+
+sx sw detach sw-r > /dev/null
+cc_transit sw sw-r 100000mbit
+loss 2%
+f0=$(ctr s1 fallbacks) d0=$(topo_dropped)
+ktap_trace tcp_hpcc 1
+topo_iperf_server 5201
+tput=$(flow_mbit 4)
+ktap_trace tcp_hpcc 0
+dropped=$(($(topo_dropped) - d0))
+topo_set_leaf pfifo limit 1000
+sx sw detach sw-r > /dev/null
+cc_transit sw sw-r ${RATE_MBIT}mbit
+lt=$(python3 "$LT" $KTAP_T/trace hpcc_update 5201)
+read -r nl nh umax wmed <<< "$(jq -r '[(.losses | length),
+	([.losses[] | select(.after.W <= (.before.W // 0) / 2 + 1 or .after.W <= 256)] | length),
+	([.losses[].before.U // -1] | max // -1), (.w_median_late // -1)] | map(tostring) | join(" ")' <<< "$lt")"
+# W at the line rate: line rate * T, the least w_max can be
+wline=$((RATE_MBIT * 125 * T_MS))
+ktap_diag "U next to 0 and 2% loss ($dropped dropped): $tput Mbit/s, $nl loss episodes ($nh halved W), largest U at a loss $umax; median W of the flow's second half $wmed bytes (line rate * T $wline)"
+ktap_expect "repeated loss, U next to 0: W halves once per episode, no fallback" \
+	"${nl:-0} >= 3 && ${nh:-0} == ${nl:-0} && ${umax:-1} >= 0 && ${umax:-1} < 0.05 * 1048576 && $(ctr s1 fallbacks) == $f0"
+ktap_expect "... and W does not stay at the line rate (median below half of it)" \
+	"${wmed:--1} >= 0 && ${wmed:--1} < $wline / 2"
 
 # a path that strips the tags: no samples, fall back to Reno, complete
 sx sw detach sw-r > /dev/null
