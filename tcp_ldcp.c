@@ -100,12 +100,13 @@ enum {
 	C_CE_CHANGES,		/* receiver: changes of the CE state echoed */
 	C_FS_NOT_ECT,		/* fast-start packets sent not-ECN-capable */
 	C_ACKS_NOW,		/* receiver: data segments ACKed at once */
+	C_UNDOS,		/* loss episodes found spurious: cw restored */
 	C_NR,
 };
 
 static const char * const counter_names[C_NR] = {
 	"flows", "flows_no_ecn", "flows_fast_start", "fs_iw", "fs_loss", "acks", "ece_acks",
-	"below_one", "losses", "ce_changes", "fs_not_ect", "acks_now",
+	"below_one", "losses", "ce_changes", "fs_not_ect", "acks_now", "undos",
 };
 
 struct ldcp_net {
@@ -133,10 +134,11 @@ struct ldcp {
 	u32	prior_rcv_nxt;	/* receiver: rcv_nxt at the last CE event */
 	u32	acks;
 	u32	ece_acks;
+	u32	loss_cw;	/* cw before the last loss, for undo */
 	struct gso_cap gso;	/* fast start's cap on sk_gso_max_segs */
 	u8	ece;		/* the ACK being processed had ECE */
 	u8	ce_state;	/* receiver: the last segment had CE */
-	u8	in_loss;	/* the loss response of this episode is taken */
+	u8	in_loss;	/* in a loss episode (its response taken) */
 	u8	fs_ect;		/* fast start sets the ECN field per packet */
 };
 
@@ -157,21 +159,25 @@ static u32 ldcp_iw(u32 mss)
 
 /*
  * cw onto the socket: snd_cwnd is cw in whole packets, at least one;
+ * after an RTO (TCP_CA_Loss) snd_cwnd grows from TCP's loss window by the
+ * @acked packets, up to cw, as TCP's slow start would after it;
  * below one packet the pacing rate spaces them RTT / cw apart.  Fast
  * start sends its IW at bw_mbps, the line rate the IW was computed for
  * (a NIC's rate in the draft's setting); the stable stage paces at TCP's
  * rate for congestion avoidance, 120% of cwnd per srtt.  Returns the
  * rate.
  */
-static u64 ldcp_apply(struct sock *sk, const struct ldcp *ca)
+static u64 ldcp_apply(struct sock *sk, const struct ldcp *ca, u32 acked)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
 	u32 cwnd = max(ca->st.cw >> LDCP_FRAC_SHIFT, 1U);
 	u64 srtt = max(tp->srtt_us >> 3, 1U), rate;
 
 	cwnd = min(cwnd, tp->snd_cwnd_clamp);
-	tcp_snd_cwnd_set(tp, cwnd);
 	tp->snd_ssthresh = cwnd;
+	if (inet_csk(sk)->icsk_ca_state == TCP_CA_Loss)
+		cwnd = min(cwnd, tcp_snd_cwnd(tp) + acked);
+	tcp_snd_cwnd_set(tp, cwnd);
 	if (ca->st.phase == LDCP_FAST_START)
 		rate = (u64)READ_ONCE(bw_mbps.val) * 125000;
 	else if (!tp->srtt_us)
@@ -226,7 +232,7 @@ static void ldcp_init(struct sock *sk)
 		ca->st.phase = LDCP_STABLE;
 	}
 	cmpxchg(&sk->sk_pacing_status, SK_PACING_NONE, SK_PACING_NEEDED);
-	ldcp_apply(sk, ca);
+	ldcp_apply(sk, ca, 0);
 }
 
 /* Packets acknowledged in order since the flow started. */
@@ -288,8 +294,10 @@ static void ldcp_update(struct sock *sk, const struct rate_sample *rs)
 			count(sk, C_ECE_ACKS);
 		}
 		event = "pawa";
+	} else if (n && inet_csk(sk)->icsk_ca_state == TCP_CA_Loss) {
+		event = "rto";
 	}
-	rate = ldcp_apply(sk, ca);
+	rate = ldcp_apply(sk, ca, n);
 	if (event)
 		ldcp_trace(sk, ca, old, n, rate, event);
 	ca->ece = 0;
@@ -317,37 +325,50 @@ static void ldcp_in_ack_event(struct sock *sk, u32 flags)
 }
 
 /*
- * A loss: in fast start it ends it (cw = what was acknowledged); in the
- * stable stage, where WRED/ECN should leave none, cw halves once per
- * episode (a departure: the draft does not say, and a TCP must respond).
+ * A loss episode, once (tcp_dctcp.c's rule): entering fast recovery, or
+ * an RTO that TCP counts as a new reduction (CA_EVENT_LOSS).  In fast
+ * start it ends it (cw = what was acknowledged); in the stable stage,
+ * where WRED/ECN should leave none, cw halves (a departure: the draft
+ * does not say, and a TCP must respond).  After an RTO, ldcp_apply()
+ * lets snd_cwnd grow back from TCP's loss window to cw.
  */
-static void ldcp_set_state(struct sock *sk, u8 new_state)
+static void ldcp_react_to_loss(struct sock *sk)
 {
 	struct ldcp *ca = inet_csk_ca(sk);
 	u32 old = ca->st.cw;
 	struct ldcp_params p;
 
-	if (new_state == TCP_CA_Open) {
-		ca->in_loss = 0;
+	if (!ca->iw || ca->in_loss)
 		return;
-	}
-	if ((new_state != TCP_CA_Recovery && new_state != TCP_CA_Loss) || !ca->iw)
-		return;
+	ca->in_loss = 1;
 	if (ca->st.phase == LDCP_FAST_START) {
 		ldcp_fs_loss(&ca->st, ldcp_acked(sk, ca));
 		ldcp_fs_end(sk, ca);
 		count(sk, C_FS_LOSS);
-		ca->in_loss = 1;
-		ldcp_trace(sk, ca, old, 0, ldcp_apply(sk, ca), "fs_loss");
+		ldcp_trace(sk, ca, old, 0, ldcp_apply(sk, ca, 0), "fs_loss");
 		return;
 	}
-	if (ca->in_loss)
-		return;
-	ca->in_loss = 1;
 	ldcp_params(&p, ca);
+	ca->loss_cw = ca->st.cw;
 	ca->st.cw = ldcp_clamp(ca->st.cw / 2, p.gamma);
 	count(sk, C_LOSSES);
-	ldcp_trace(sk, ca, old, 0, ldcp_apply(sk, ca), "loss");
+	ldcp_trace(sk, ca, old, 0, ldcp_apply(sk, ca, 0), "loss");
+}
+
+/*
+ * An episode ends when TCP leaves recovery; one that TCP entered again
+ * within it (an RTO in fast recovery, a timer that backs off) is the
+ * same episode.
+ */
+static void ldcp_set_state(struct sock *sk, u8 new_state)
+{
+	struct ldcp *ca = inet_csk_ca(sk);
+
+	if (new_state < TCP_CA_Recovery)
+		ca->in_loss = 0;
+	else if (new_state == TCP_CA_Recovery &&
+		 new_state != inet_csk(sk)->icsk_ca_state)
+		ldcp_react_to_loss(sk);
 }
 
 /*
@@ -373,6 +394,8 @@ static void ldcp_cwnd_event(struct sock *sk, enum tcp_ca_event ev)
 	struct ldcp *ca = inet_csk_ca(sk);
 	u32 ce = ev == CA_EVENT_ECN_IS_CE;
 
+	if (ev == CA_EVENT_LOSS)
+		ldcp_react_to_loss(sk);
 	if (ev != CA_EVENT_ECN_IS_CE && ev != CA_EVENT_ECN_NO_CE)
 		return;
 	if (ca->ce_state != ce) {
@@ -414,9 +437,17 @@ static u32 ldcp_ssthresh(struct sock *sk)
 	return max(tcp_snd_cwnd(tcp_sk(sk)), 2U);
 }
 
+/* A loss found spurious: cw as before it (tcp_dctcp.c's undo). */
 static u32 ldcp_undo_cwnd(struct sock *sk)
 {
-	return tcp_snd_cwnd(tcp_sk(sk));
+	struct ldcp *ca = inet_csk_ca(sk);
+
+	if (ca->loss_cw) {
+		ca->st.cw = max(ca->st.cw, ca->loss_cw);
+		ca->loss_cw = 0;
+		count(sk, C_UNDOS);
+	}
+	return max(tcp_snd_cwnd(tcp_sk(sk)), ca->st.cw >> LDCP_FRAC_SHIFT);
 }
 
 static size_t ldcp_get_info(struct sock *sk, u32 ext, int *attr,

@@ -15,8 +15,10 @@
 /*
  * A change of cw (packets, 2^-16 units) on an ACK of n packets with or
  * without ECE, or on an event: "pawa" (section 2.2), "fs_iw" and
- * "fs_loss" (the end of fast start, section 3.1), "loss" (a loss in the
- * stable stage); the phase after it, cwnd and the pacing rate (bytes/s).
+ * "fs_loss" (the end of fast start, section 3.1), "loss" (a loss episode
+ * in the stable stage), "rto" (an ACK after an RTO: cw as it is, cwnd
+ * growing back to it from TCP's loss window); the phase after it, cwnd
+ * and the pacing rate (bytes/s).
  */
 TRACE_EVENT(ldcp_update,
 	    TP_PROTO(u16 lport, u16 rport, u32 cw_old, u32 cw, u32 n, bool ece,

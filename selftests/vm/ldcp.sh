@@ -7,10 +7,12 @@
 #
 # (htb at 200M for the two long flows, the issue's rate).
 #
-# Checks: parameters are validated; ldcp selected by setsockopt before
+# Checks: parameters are validated; the IW is the BDP in packets of the
+# MSS on a 9000-byte MTU path and on loopback; ldcp selected by setsockopt before
 # connect() negotiates ECN, and by sysctl; fast start sends its first
 # IW - 1 packets not-ECT (counted on the switch) and a loss in its first
-# RTT takes the draft's transition; two flows share the link with ECE
+# RTT takes the draft's transition; an RTO halves cw once and leaves
+# TCP's loss window in place; two flows share the link with ECE
 # driving PAWA, the receiver (ldcp too: iperf3's server takes the
 # client's congestion control) echoing each change of CE; ccstat reads
 # the per-socket state; the CSIG port model's WRED marks for them too;
@@ -37,7 +39,7 @@ RED="red limit 1000000 min 15000 max 45000 avpkt 1500 burst 10 probability 1 ecn
 # IW = bw * base RTT = 100 Mbit/s * 1.5 ms = 18750 bytes, 12-13 packets
 IW_ARGS="bw_mbps=$RATE_MBIT base_rtt_us=1500"
 
-ktap_plan 32
+ktap_plan 33
 [ -f "$LDCP_KO" ] && [ -x "$CCSTAT" ] || { echo "Bail out! run make first"; exit 1; }
 ctr() { topo_exec "$1" awk -v k="$2" '$1 == k { print $2 }' /proc/net/tcp_ldcp; }
 
@@ -178,6 +180,34 @@ fsl=$(grep -m1 'rport=6001 .*event=fs_loss' $KTAP_T/trace | sed 's/.*lport=/lpor
 ktap_diag "dropped $(nftc 'numgen') packet; $fsl; $(cat "$probe")"
 ktap_expect "a loss in the first RTT: fast start ends with cw = the 5 packets acknowledged before it" \
 	"$(ctr s2 fs_loss) - $l0 == 1 && $(echo "$fsl" | grep -c -- '->327680 ') == 1 && $(grep -c 'bytes 300000' "$probe") == 1"
+
+# An RTO in the stable stage: everything to port 5201 dropped for 0.6 s
+# in the middle of a flow (a rule in the chain above, made before the
+# flows).  cw halves once for the episode however many times the timer
+# fires, and the ACKs after it grow cwnd from TCP's loss window: the
+# first must not find the halved cw already in place.
+to0=$(topo_nstat s1 TcpExtTCPTimeouts) l0=$(ctr s1 losses)
+echo 16384 > $KTAP_T/buffer_size_kb
+ktap_trace tcp_ldcp/ldcp_update 1
+topo_iperf_server 5201
+topo_exec s1 iperf3 -c "$TOPO_RCV_IP" -t 5 > /dev/null 2>&1 &
+p=$!
+sleep 1.5
+topo_exec sw nft add rule bridge ldcpt f ip daddr "$TOPO_RCV_IP" tcp dport 5201 drop
+sleep 0.6
+topo_exec sw nft flush chain bridge ldcpt f
+wait $p
+rc=$?
+ktap_trace tcp_ldcp/ldcp_update 0
+lt=$(python3 "$here/../lib/losstrace.py" $KTAP_T/trace ldcp_update 5201)
+l1=$(ctr s1 losses)
+to=$(($(topo_nstat s1 TcpExtTCPTimeouts) - to0)) lo=$((${l1:-0} - ${l0:-0}))
+read -r nl cw0 cw1 cnext ev <<< "$(jq -r '[(.losses | length), (.losses[0].after.cw_old // -1),
+	(.losses[0].after.cw // -1), (.losses[0].next.cwnd // -1), (.losses[0].next.event // "none")] |
+	map(tostring) | join(" ")' <<< "$lt")"
+ktap_diag "RTO: timeouts +$to, losses +$lo, $nl loss events, cw $cw0 -> $cw1 (2^-16 packets); the next ACK: cwnd $cnext (event $ev)"
+ktap_expect "an RTO: cw halved once for the episode; the next ACK finds TCP's loss window, below the halved cw" \
+	"$rc == 0 && $to >= 1 && $lo == 1 && $nl == 1 && $cw1 == int($cw0 / 2) && $cw0 >= 4 * 65536 && $cnext >= 1 && $cnext < int($cw1 / 65536)"
 topo_exec sw nft delete table bridge ldcpt
 
 # two flows at 200 Mbit/s, the second 3 s late; measured from 6 s to
