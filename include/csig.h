@@ -200,6 +200,37 @@ static inline __u32 csig_expanded_pack_tsr(const struct csig_fields *f)
 }
 
 /*
+ * A tag as a receiving host's packet handler meets it: @data is what
+ * follows the TPID (@len bytes of it), @fmt the format the TPID named.
+ * Fills @f and *@inner (the EtherType the tag carries, host order) and
+ * returns the bytes to take out after the TPID (2 or 6 of tag, 2 of
+ * EtherType), or -1 for a frame to drop: truncated, a tag behind the tag
+ * (@tpid_c, @tpid_e), or a length where the EtherType belongs.
+ */
+static inline int csig_tag_rx(const __u8 *data, unsigned int len, __u32 fmt,
+			      __u16 tpid_c, __u16 tpid_e, struct csig_fields *f,
+			      __u16 *inner)
+{
+	unsigned int tlen = fmt == CSIG_FMT_COMPACT ? CSIG_COMPACT_LEN :
+						      CSIG_EXPANDED_LEN;
+	__u16 in;
+
+	if (len < tlen)
+		return -1;
+	in = (data[tlen - 2] << 8) | data[tlen - 1];
+	if (in == tpid_c || in == tpid_e || in < 0x0600)	/* 802.3 length */
+		return -1;
+	if (fmt == CSIG_FMT_COMPACT)
+		csig_compact_unpack((data[0] << 8) | data[1], f);
+	else
+		csig_expanded_unpack((data[0] << 8) | data[1],
+				     ((__u32)data[2] << 24) | ((__u32)data[3] << 16) |
+				     ((__u32)data[4] << 8) | data[5], f);
+	*inner = in;
+	return tlen;
+}
+
+/*
  * Aggregation (draft 4.1.3.2): min() for the bandwidth signals, max() for
  * delay and U.  A sender initialises S with the identity of the type's
  * aggregation: the largest encodable value for min(), zero for max().

@@ -18,7 +18,10 @@
  *
  * Length is 4 + 6 * n.  With no sample (length 4) the option is the
  * handshake's: on a SYN it offers CSIG reflection, on a SYN-ACK it accepts
- * it (Documentation/tcp_csig_opt.rst).  A sample reflects one signal type,
+ * it, and on the active opener's first segments after the handshake it
+ * confirms that the acceptance arrived, so that the passive end keeps no
+ * state for a handshake that did not complete
+ * (Documentation/tcp_csig_opt.rst).  A sample reflects one signal type,
  * the latest the receiver took out of a tag of that type:
  *
  *	 0 1 2 3 4 5 6 7
@@ -211,6 +214,53 @@ static inline int csig_opt_find(const __u8 *opts, int len,
 		i += opts[i + 1];
 	}
 	return CSIG_OPT_NOT_OURS;
+}
+
+/*
+ * What the hooks of tcp_csig_opt need to know of a TCP option list besides
+ * their own option: the timestamp's TSval (for PAWS) and whether the
+ * segment is signed, which no option may be added to.  @opts and @len as
+ * for csig_opt_find().  Returns CSIG_SCAN_* flags; *@tsval is set with
+ * CSIG_SCAN_TS.  Like TCP's own parser it stops at the end-of-list option
+ * and at a malformed option (CSIG_SCAN_BROKEN), keeping what it found
+ * before.
+ */
+#define CSIG_TCPOPT_TS		8	/* RFC 7323 */
+#define CSIG_TCPOPT_TS_LEN	10
+#define CSIG_TCPOPT_MD5SIG	19	/* RFC 2385 */
+#define CSIG_TCPOPT_AO		29	/* RFC 5925 */
+
+enum {
+	CSIG_SCAN_TS		= 1,
+	CSIG_SCAN_SIGNED	= 2,
+	CSIG_SCAN_BROKEN	= 4,
+};
+
+static inline int csig_tcpopt_scan(const __u8 *opts, int len, __u32 *tsval)
+{
+	int i = 0, r = 0;
+
+	while (i < len) {
+		if (opts[i] == 0)		/* end of list */
+			break;
+		if (opts[i] == 1) {		/* no-op */
+			i++;
+			continue;
+		}
+		if (i + 1 >= len || opts[i + 1] < 2 || opts[i + 1] > len - i)
+			return r | CSIG_SCAN_BROKEN;
+		if (opts[i] == CSIG_TCPOPT_TS &&
+		    opts[i + 1] == CSIG_TCPOPT_TS_LEN && !(r & CSIG_SCAN_TS)) {
+			*tsval = ((__u32)opts[i + 2] << 24) |
+				 ((__u32)opts[i + 3] << 16) |
+				 ((__u32)opts[i + 4] << 8) | opts[i + 5];
+			r |= CSIG_SCAN_TS;
+		}
+		if (opts[i] == CSIG_TCPOPT_MD5SIG || opts[i] == CSIG_TCPOPT_AO)
+			r |= CSIG_SCAN_SIGNED;
+		i += opts[i + 1];
+	}
+	return r;
 }
 
 #endif /* _CSIG_OPT_H */

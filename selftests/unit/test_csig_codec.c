@@ -186,6 +186,41 @@ static void test_aggregation(void)
 				"types 3-6 and 8-15 are unknown, 7 is U");
 }
 
+/* csig_tag_rx(): the receiving host's view of a tag (tcp_csig_opt) */
+static void test_tag_rx(void)
+{
+	/* compact: T 7, R 0, S 21, LM 5; then IPv4 */
+	static const __u8 c[] = { 0xea, 0x85, 0x08, 0x00 };
+	/* expanded: LM 0x1234, T 7 S 0x54321 R 0xab; then IPv6 */
+	static const __u8 e[] = { 0x12, 0x34, 0x75, 0x43, 0x21, 0xab, 0x86, 0xdd };
+	struct csig_fields f;
+	__u16 in = 0;
+	__u8 b[8];
+
+	tap_ok(csig_tag_rx(c, sizeof(c), CSIG_FMT_COMPACT, 0x88b5, 0x88b6, &f, &in) == 4 &&
+	       in == 0x0800 && f.type == 7 && f.s == 21 && f.lm == 5 && !f.rsvd,
+	       "tag rx: a compact tag, its fields and the IPv4 behind it");
+	tap_ok(csig_tag_rx(e, sizeof(e), CSIG_FMT_EXPANDED, 0x88b5, 0x88b6, &f, &in) == 8 &&
+	       in == 0x86dd && f.type == 7 && f.s == 0x54321 && f.lm == 0x1234 &&
+	       f.rsvd == 0xab, "tag rx: an expanded tag, its fields and the IPv6 behind it");
+	tap_ok(csig_tag_rx(c, 3, CSIG_FMT_COMPACT, 0x88b5, 0x88b6, &f, &in) < 0 &&
+	       csig_tag_rx(e, 7, CSIG_FMT_EXPANDED, 0x88b5, 0x88b6, &f, &in) < 0,
+	       "tag rx: truncated tags are refused");
+	memcpy(b, c, 4);
+	b[2] = 0x88;
+	b[3] = 0xb6;
+	tap_ok(csig_tag_rx(b, 4, CSIG_FMT_COMPACT, 0x88b5, 0x88b6, &f, &in) < 0,
+	       "tag rx: a tag behind the tag is refused");
+	b[2] = 0x05;
+	b[3] = 0xff;
+	tap_ok(csig_tag_rx(b, 4, CSIG_FMT_COMPACT, 0x88b5, 0x88b6, &f, &in) < 0,
+	       "tag rx: an 802.3 length (0x05ff) where the EtherType belongs is refused");
+	b[3] = 0x00;
+	b[2] = 0x06;
+	tap_ok(csig_tag_rx(b, 4, CSIG_FMT_COMPACT, 0x88b5, 0x88b6, &f, &in) == 4 &&
+	       in == 0x0600, "tag rx: 0x0600, the first EtherType, is one");
+}
+
 int main(void)
 {
 	test_compact_fields();
@@ -194,5 +229,6 @@ int main(void)
 	test_compact_buckets();
 	test_expanded_quanta();
 	test_aggregation();
+	test_tag_rx();
 	return tap_done();
 }

@@ -2,7 +2,9 @@
 /*
  * Unit tests of include/csig_opt.h, the CSIG reflection option: its bytes
  * on the wire, round trips of every type in both formats, how much fits in
- * the room TCP leaves, and every malformed option and option list.
+ * the room TCP leaves, and every malformed option and option list; and of
+ * the scan of a TCP option list that tcp_csig_opt's hooks make for PAWS
+ * and for signed segments (csig_tcpopt_scan()).
  */
 #include <string.h>
 #include "csig_opt.h"
@@ -23,7 +25,7 @@ int main(void)
 	__u8 b[64], list[40];
 	int i, n, f, t, ok;
 
-	tap_plan(34);
+	tap_plan(42);
 
 	/* the handshake option */
 	tap_ok(csig_opt_put_syn(b, 4) == 4 && !memcmp(b, syn, 4),
@@ -155,5 +157,45 @@ int main(void)
 	tap_eq_i64(csig_opt_find(list, 1, got), CSIG_OPT_E_LIST,
 		   "a kind without its length byte: broken");
 	tap_eq_i64(csig_opt_find(list, 0, got), CSIG_OPT_NOT_OURS, "an empty list");
+
+	/* csig_tcpopt_scan(): what the hooks read of TCP's own options */
+	{
+		/* NOP NOP TS(0x01020304, 0) as Linux sends it */
+		static const __u8 ts[] = { 1, 1, 8, 10, 1, 2, 3, 4, 0, 0, 0, 0 };
+		static const __u8 md5[20] = { 1, 1, 19, 18 };
+		static const __u8 ao[8] = { 29, 8, 1, 1 };
+		__u8 l[40];
+		__u32 v = 0;
+
+		tap_ok(csig_tcpopt_scan(ts, sizeof(ts), &v) == CSIG_SCAN_TS &&
+		       v == 0x01020304, "scan: the timestamp's TSval");
+		tap_eq_i64(csig_tcpopt_scan(md5, sizeof(md5), &v), CSIG_SCAN_SIGNED,
+			   "scan: a TCP-MD5 signature");
+		tap_eq_i64(csig_tcpopt_scan(ao, sizeof(ao), &v), CSIG_SCAN_SIGNED,
+			   "scan: a TCP-AO signature");
+		memcpy(l, ts, sizeof(ts));
+		memcpy(l + sizeof(ts), md5 + 2, 18);
+		tap_eq_i64(csig_tcpopt_scan(l, sizeof(ts) + 18, &v),
+			   CSIG_SCAN_TS | CSIG_SCAN_SIGNED,
+			   "scan: timestamp and signature together");
+		memcpy(l, ts, sizeof(ts));
+		l[3] = 9;	/* a timestamp of the wrong length is no timestamp */
+		tap_eq_i64(csig_tcpopt_scan(l, sizeof(ts), &v), 0,
+			   "scan: a 9-byte timestamp option is not used");
+		l[0] = 0;	/* end of list before the timestamp */
+		l[3] = 10;
+		tap_eq_i64(csig_tcpopt_scan(l, sizeof(ts), &v), 0,
+			   "scan: nothing after the end-of-list option");
+		memcpy(l, ts, sizeof(ts));
+		l[sizeof(ts)] = 19;	/* a signature whose length runs past */
+		l[sizeof(ts) + 1] = 18;
+		tap_eq_i64(csig_tcpopt_scan(l, sizeof(ts) + 2, &v),
+			   CSIG_SCAN_TS | CSIG_SCAN_BROKEN,
+			   "scan: a broken option after the timestamp: both said");
+		l[sizeof(ts) + 1] = 1;
+		tap_eq_i64(csig_tcpopt_scan(l, sizeof(ts) + 2, &v),
+			   CSIG_SCAN_TS | CSIG_SCAN_BROKEN,
+			   "scan: an option of length 1: broken");
+	}
 	return tap_done();
 }
