@@ -37,6 +37,7 @@
 #include <linux/proc_fs.h>
 #include <linux/seq_file.h>
 #include <linux/workqueue.h>
+#include <linux/percpu.h>
 #include <net/ip.h>
 #include <net/ipv6.h>
 #include <net/tcp.h>
@@ -98,7 +99,7 @@ MODULE_PARM_DESC(idle_timeout, "seconds a flow's state outlives its last packet 
 
 static unsigned int max_flows = 65536;
 module_param(max_flows, uint, 0444);
-MODULE_PARM_DESC(max_flows, "flows tracked at most (default 65536)");
+MODULE_PARM_DESC(max_flows, "flows tracked at most in each network namespace (default 65536)");
 
 /* Per-namespace counters: /proc/net/csig_opt. */
 enum {
@@ -113,6 +114,12 @@ enum {
 	C_SYNACK_ACCEPTED,	/* SYN-ACKs we sent with the acceptance */
 	C_NEGOTIATED,		/* active opens the peer accepted */
 	C_PEER_DECLINED,	/* active opens whose SYN-ACK had no option */
+	C_SYNACK_INVALID,	/* SYN-ACKs TCP would not accept: ignored */
+	C_CONFIRMS_SENT,	/* handshake options confirming an active open */
+	C_CONFIRMED,		/* passive opens the peer confirmed */
+	C_CONFIRM_INVALID,	/* ... on a segment TCP would not accept */
+	C_TAGS_OUT_OF_WINDOW,	/* tags on segments TCP would not accept */
+	C_OPTS_SIGNED,		/* segments signed (MD5, AO): left alone */
 	C_OPTS_SENT,		/* options appended to outgoing segments */
 	C_OPTS_NO_ROOM,		/* ... not appended: no option space */
 	C_OPTS_SENT_DATA,	/* options sent on data segments */
@@ -133,24 +140,35 @@ enum {
 static const char * const counter_names[C_NR] = {
 	"tags", "tags_removed", "tags_recorded", "tags_unnegotiated",
 	"tags_not_tcp", "tags_malformed", "syn_offered", "syn_offer_rcvd",
-	"synack_accepted", "negotiated", "peer_declined", "opts_sent",
+	"synack_accepted", "negotiated", "peer_declined", "synack_invalid",
+	"confirms_sent", "confirmed", "confirm_invalid", "tags_out_of_window",
+	"opts_signed", "opts_sent",
 	"opts_no_room", "opts_sent_data", "opts_data_no_fit", "opts_parsed",
 	"opts_malformed", "opts_out_of_window", "oow_seq", "oow_ack",
 	"oow_paws", "opts_no_socket", "opts_unnegotiated", "marked",
 	"flows_full",
 };
 
+struct csig_ctrs {
+	u64	v[C_NR];
+};
+
+/* Counters per CPU, as the stack's MIBs; flows counted per namespace. */
 struct csig_net {
-	atomic64_t c[C_NR];
+	struct csig_ctrs __percpu *c;
+	atomic_t nflows;
 };
 
 static unsigned int csig_net_id;
 
-static void count(struct net *net, int i)
+static struct csig_net *csig_net(const struct net *net)
 {
-	struct csig_net *cn = net_generic(net, csig_net_id);
+	return net_generic(net, csig_net_id);
+}
 
-	atomic64_inc(&cn->c[i]);
+static void count(const struct net *net, int i)
+{
+	this_cpu_inc(csig_net(net)->c->v[i]);
 }
 
 /* The flow table. */
@@ -167,6 +185,13 @@ struct flow_key {
 
 enum { F_OFFERED = 1, F_PEER_OFFERED = 2, F_NEGOTIATED = 4 };
 
+/*
+ * Segments after the handshake on which an active opener confirms the
+ * negotiation (the handshake option, or a reflection), so that the passive
+ * end can keep state only for a handshake that completed.
+ */
+#define CSIG_CONFIRMS	3
+
 struct flow {
 	struct hlist_node node;
 	struct rcu_head rcu;
@@ -174,6 +199,7 @@ struct flow {
 	spinlock_t lock;		/* protects the fields below */
 	unsigned long last_used;	/* jiffies */
 	u8	state;
+	u8	confirms;		/* active open: confirmations to send */
 	u16	rx_valid, rx_fresh;	/* by type */
 	u16	tx_valid;
 	struct csig_sample rx[NTYPES];	/* receiver: latest tag of each type */
@@ -185,7 +211,6 @@ static struct {
 	struct hlist_head head;
 	spinlock_t lock;	/* adds and removals in this bucket */
 } table[1 << FLOW_HASH_BITS];
-static atomic_t nflows;
 static atomic_t nconsumers;
 static u32 hash_seed __read_mostly;
 
@@ -217,14 +242,14 @@ static struct flow *flow_get(struct net *net, const struct flow_key *k)
 
 	if (f)
 		return f;
-	if (atomic_inc_return(&nflows) > max_flows) {
-		atomic_dec(&nflows);
+	if (atomic_inc_return(&csig_net(net)->nflows) > max_flows) {
+		atomic_dec(&csig_net(net)->nflows);
 		count(net, C_FLOWS_FULL);
 		return NULL;
 	}
 	f = kzalloc(sizeof(*f), GFP_ATOMIC);
 	if (!f) {
-		atomic_dec(&nflows);
+		atomic_dec(&csig_net(net)->nflows);
 		return NULL;
 	}
 	f->key = *k;
@@ -234,7 +259,7 @@ static struct flow *flow_get(struct net *net, const struct flow_key *k)
 	if (flow_lookup(k, h)) {	/* lost a race */
 		spin_unlock_bh(&table[h].lock);
 		kfree(f);
-		atomic_dec(&nflows);
+		atomic_dec(&csig_net(net)->nflows);
 		return flow_lookup(k, h);
 	}
 	hlist_add_head_rcu(&f->node, &table[h].head);
@@ -245,7 +270,46 @@ static struct flow *flow_get(struct net *net, const struct flow_key *k)
 static void flow_free_rcu(struct rcu_head *r)
 {
 	kfree(container_of(r, struct flow, rcu));
-	atomic_dec(&nflows);
+}
+
+/*
+ * Unlink a flow; the caller holds its bucket's lock.  @net_alive: its
+ * namespace's counters are still there to count it out.
+ */
+static void flow_unlink(struct flow *f, bool net_alive)
+{
+	hlist_del_rcu(&f->node);
+	if (net_alive)
+		atomic_dec(&csig_net(f->key.net)->nflows);
+	call_rcu(&f->rcu, flow_free_rcu);
+}
+
+/* Forget the flow of @k, if any: a new connection on its addresses. */
+static void flow_drop(const struct flow_key *k)
+{
+	u32 h = key_hash(k);
+	struct flow *f;
+
+	spin_lock_bh(&table[h].lock);
+	f = flow_lookup(k, h);
+	if (f)
+		flow_unlink(f, true);
+	spin_unlock_bh(&table[h].lock);
+}
+
+/*
+ * Start a connection's state afresh in @f: nothing of an earlier
+ * connection on the same addresses (its negotiation, its samples) may
+ * carry over.  The caller holds f->lock.
+ */
+static void flow_reset(struct flow *f, u8 state)
+{
+	f->state = state;
+	f->confirms = 0;
+	f->rx_valid = 0;
+	f->rx_fresh = 0;
+	f->tx_valid = 0;
+	f->last_used = jiffies;
 }
 
 /* Remove expired flows (or all of @net's, or all when @all). */
@@ -260,10 +324,8 @@ static void flow_gc(const struct net *net, bool all)
 		spin_lock_bh(&table[i].lock);
 		hlist_for_each_entry_safe(f, tmp, &table[i].head, node) {
 			if (all || (net && f->key.net == net) ||
-			    (!net && time_after(jiffies, READ_ONCE(f->last_used) + idle))) {
-				hlist_del_rcu(&f->node);
-				call_rcu(&f->rcu, flow_free_rcu);
-			}
+			    (!net && time_after(jiffies, READ_ONCE(f->last_used) + idle)))
+				flow_unlink(f, !all);
 		}
 		spin_unlock_bh(&table[i].lock);
 		cond_resched();
@@ -312,16 +374,19 @@ static void key_from_skb(struct flow_key *k, struct net *net, struct sk_buff *sk
 	k->rport = in ? th->source : th->dest;
 }
 
-static void key_from_sk(struct flow_key *k, const struct sock *sk)
+/*
+ * Key of a socket, from its sock_common: the same for a full socket, a
+ * request socket and a timewait socket.  On output the socket's own
+ * addresses are the ones input sees (after conntrack undid any NAT), where
+ * the packet's may already be translated.  @v6: the flow is IPv6 (not an
+ * IPv4 flow of an IPv6 socket; a request socket's family is its
+ * listener's, so the caller says).
+ */
+static void key_from_sk(struct flow_key *k, const struct sock *sk, bool v6)
 {
-	const struct inet_sock *inet = inet_sk(sk);
-
-	bool v6 = false;
-
 	memset(k, 0, sizeof(*k));
 	k->net = sock_net(sk);
 #if IS_ENABLED(CONFIG_IPV6)
-	v6 = sk->sk_family == AF_INET6 && !ipv6_addr_v4mapped(&sk->sk_v6_daddr);
 	if (v6) {
 		k->family = AF_INET6;
 		k->laddr = sk->sk_v6_rcv_saddr;
@@ -330,11 +395,185 @@ static void key_from_sk(struct flow_key *k, const struct sock *sk)
 #endif
 	if (!v6) {
 		k->family = AF_INET;
-		k->laddr.s6_addr32[0] = inet->inet_rcv_saddr;
-		k->raddr.s6_addr32[0] = inet->inet_daddr;
+		k->laddr.s6_addr32[0] = sk->sk_rcv_saddr;
+		k->raddr.s6_addr32[0] = sk->sk_daddr;
 	}
-	k->lport = inet->inet_sport;
-	k->rport = inet->inet_dport;
+	k->lport = htons(sk->sk_num);
+	k->rport = sk->sk_dport;
+}
+
+/* The IP and TCP headers of a TCP segment at the network header, or NULL. */
+static struct tcphdr *tcp_of(struct sk_buff *skb, unsigned int *nhlen)
+{
+	unsigned int nh, thlen;
+
+	if (skb_is_ipv6(skb)) {
+		if (ipv6_hdr(skb)->nexthdr != IPPROTO_TCP)
+			return NULL;
+		nh = sizeof(struct ipv6hdr);
+	} else {
+		const struct iphdr *ip = ip_hdr(skb);
+
+		if (ip->protocol != IPPROTO_TCP || ip_is_fragment(ip) || ip->ihl < 5)
+			return NULL;
+		nh = ip->ihl * 4;
+	}
+	if (!pskb_may_pull(skb, skb_network_offset(skb) + nh + sizeof(struct tcphdr)))
+		return NULL;
+	thlen = ((struct tcphdr *)(skb_network_header(skb) + nh))->doff * 4;
+	if (thlen < sizeof(struct tcphdr) ||
+	    !pskb_may_pull(skb, skb_network_offset(skb) + nh + thlen))
+		return NULL;
+	skb_set_transport_header(skb, skb_network_offset(skb) + nh);
+	*nhlen = nh;
+	return tcp_hdr(skb);
+}
+
+/* Payload bytes of a segment, as its IP header says (frames may be padded). */
+static unsigned int seg_payload(const struct sk_buff *skb, const struct tcphdr *th,
+				unsigned int nh)
+{
+	unsigned int l3, hl = nh + th->doff * 4;
+
+	if (skb_is_ipv6(skb))
+		l3 = sizeof(struct ipv6hdr) + ntohs(ipv6_hdr(skb)->payload_len);
+	else
+		l3 = ntohs(ip_hdr(skb)->tot_len);
+	return l3 > hl ? l3 - hl : 0;
+}
+
+/* Does the segment carry a TCP-MD5 or TCP-AO signature? */
+static bool seg_signed(const struct tcphdr *th)
+{
+	u32 tsval;
+
+	return csig_tcpopt_scan((const u8 *)(th + 1), th->doff * 4 - sizeof(*th),
+				&tsval) & CSIG_SCAN_SIGNED;
+}
+
+/*
+ * Would TCP accept this segment?  The tests of tcp_validate_incoming() that
+ * decide it: sequence window, PAWS, no RST or SYN, and an ACK between what
+ * is outstanding and what was sent (tcp_ack()).  Read without the socket
+ * lock, so a segment at the edge of a moving window may go either way.
+ * Returns 0, or the counter of the test that failed.
+ */
+static int tcp_would_accept(const struct sock *sk, const struct tcphdr *th,
+			    unsigned int payload)
+{
+	const struct tcp_sock *tp = tcp_sk(sk);
+	u32 seq = ntohl(th->seq), end = seq + payload + th->fin;
+	u32 ack = ntohl(th->ack_seq), rcv_nxt = READ_ONCE(tp->rcv_nxt);
+	u32 una = READ_ONCE(tp->snd_una), tsval;
+
+	if (th->rst || th->syn || !th->ack)
+		return C_OOW_SEQ;
+	/* tcp_sequence() */
+	if (before(end, READ_ONCE(tp->rcv_wup)) ||
+	    after(seq, rcv_nxt + tcp_receive_window(tp)))
+		return C_OOW_SEQ;
+	/*
+	 * tcp_ack(): not beyond what was sent, not older than a window.  The
+	 * bound is write_seq, not snd_nxt: over a software path the ACK of a
+	 * segment can arrive before its sender has advanced snd_nxt, and TCP
+	 * then checks it from the socket's backlog, later.
+	 */
+	if (after(ack, READ_ONCE(tp->write_seq)) ||
+	    before(ack, una - READ_ONCE(tp->max_window)))
+		return C_OOW_ACK;
+	/* PAWS (tcp_paws_check()): at most TCP_PAWS_WINDOW older */
+	if (READ_ONCE(tp->rx_opt.ts_recent_stamp) &&
+	    (csig_tcpopt_scan((const u8 *)(th + 1), th->doff * 4 - sizeof(*th),
+			      &tsval) & CSIG_SCAN_TS) &&
+	    (s32)(READ_ONCE(tp->rx_opt.ts_recent) - tsval) > TCP_PAWS_WINDOW)
+		return C_OOW_PAWS;
+	return 0;
+}
+
+/*
+ * The socket an arriving segment belongs to, established or request (with a
+ * reference: sock_gen_put()), or NULL.  @sdif < 0: the packet handler,
+ * before IP: looked up by the segment's addresses, never taken from
+ * skb->sk, which a frame that crossed a veth on the same host still holds
+ * from its sender (ip_rcv() orphans it).  Else the input hook, where
+ * skb->sk, if any, is early demux's (or an assigned one): the socket TCP
+ * will use.
+ */
+static struct sock *sk_lookup(struct net *net, struct sk_buff *skb,
+			      const struct tcphdr *th, int sdif)
+{
+	struct sock *sk = skb->sk;
+
+	if (sdif >= 0 && sk && sk_fullsock(sk) && sk->sk_protocol == IPPROTO_TCP &&
+	    refcount_inc_not_zero(&sk->sk_refcnt))
+		return sk;
+	if (sdif < 0)
+		sdif = 0;
+	if (!skb_is_ipv6(skb))
+		return __inet_lookup_established(net, net->ipv4.tcp_death_row.hashinfo,
+						 ip_hdr(skb)->saddr, th->source,
+						 ip_hdr(skb)->daddr, ntohs(th->dest),
+						 skb->skb_iif, sdif);
+#if IS_ENABLED(CONFIG_IPV6)
+	return __inet6_lookup_established(net, net->ipv4.tcp_death_row.hashinfo,
+					  &ipv6_hdr(skb)->saddr, th->source,
+					  &ipv6_hdr(skb)->daddr, ntohs(th->dest),
+					  skb->skb_iif, sdif);
+#else
+	return NULL;
+#endif
+}
+
+/* states in which TCP processes ACKs of a connection */
+#define TCPF_LIVE (TCPF_ESTABLISHED | TCPF_FIN_WAIT1 | TCPF_FIN_WAIT2 | \
+		   TCPF_CLOSE_WAIT | TCPF_CLOSING | TCPF_LAST_ACK)
+
+/*
+ * Would TCP accept this segment for a request socket, completing the
+ * handshake (tcp_check_req())?  An ACK of the SYN-ACK, in sequence.
+ */
+static bool req_would_accept(const struct sock *sk, const struct tcphdr *th)
+{
+	const struct request_sock *req = inet_reqsk(sk);
+	const struct tcp_request_sock *treq = tcp_rsk(req);
+	u32 seq = ntohl(th->seq);
+
+	return !th->syn && !th->rst && th->ack &&
+	       ntohl(th->ack_seq) == treq->snt_isn + 1 &&
+	       !before(seq, treq->rcv_isn + 1) &&
+	       !after(seq, treq->rcv_isn + 1 + req->rsk_rcv_wnd);
+}
+
+/*
+ * Would TCP accept this segment on a connection?  0, or the counter of the
+ * test that failed (C_OPTS_NO_SOCKET: no such connection).  A segment for
+ * a request socket is one that completes the handshake: over veth, the
+ * first data can overtake the handshake's ACK on another CPU.
+ */
+static int seg_acceptable(struct net *net, struct sk_buff *skb,
+			  const struct tcphdr *th, unsigned int payload, int sdif)
+{
+	struct sock *sk = sk_lookup(net, skb, th, sdif);
+	int why = C_OPTS_NO_SOCKET;
+
+	if (!sk)
+		return why;
+	if (sk->sk_state == TCP_NEW_SYN_RECV)
+		why = req_would_accept(sk, th) ? 0 : C_OOW_ACK;
+	else if (sk_fullsock(sk) && ((1 << sk->sk_state) & TCPF_LIVE))
+		why = tcp_would_accept(sk, th, payload);
+	sock_gen_put(sk);
+	return why;
+}
+
+/* Is a full socket's flow IPv6?  (An IPv6 socket may carry IPv4.) */
+static bool sk_flow_v6(const struct sock *sk)
+{
+#if IS_ENABLED(CONFIG_IPV6)
+	return sk->sk_family == AF_INET6 && !ipv6_addr_v4mapped(&sk->sk_v6_daddr);
+#else
+	return false;
+#endif
 }
 
 /*
@@ -349,7 +588,9 @@ static int csig_rcv(struct sk_buff *skb, struct net_device *dev,
 	struct net *net = dev_net(dev);
 	unsigned int tlen, fmt, nh;
 	struct csig_fields fl;
+	struct tcphdr *th;
 	__be16 inner;
+	u16 in;
 	u8 *mac;
 
 	fmt = skb->protocol == htons(tpid_compact) ? CSIG_FMT_COMPACT :
@@ -359,19 +600,12 @@ static int csig_rcv(struct sk_buff *skb, struct net_device *dev,
 	skb = skb_share_check(skb, GFP_ATOMIC);
 	if (!skb)
 		return NET_RX_DROP;
-	/* the tag's data and the payload's EtherType */
-	if (!pskb_may_pull(skb, tlen) || skb_mac_header_len(skb) != ETH_HLEN)
+	/* the tag's data and the payload's EtherType (include/csig.h) */
+	if (skb_mac_header_len(skb) != ETH_HLEN || !pskb_may_pull(skb, tlen) ||
+	    csig_tag_rx(skb->data, skb_headlen(skb), fmt, tpid_compact,
+			tpid_expanded, &fl, &in) < 0)
 		goto malformed;
-	inner = *(__be16 *)(skb->data + tlen - 2);
-	if (inner == htons(tpid_compact) || inner == htons(tpid_expanded) ||
-	    ntohs(inner) < ETH_P_802_3_MIN)
-		goto malformed;
-	if (fmt == CSIG_FMT_COMPACT) {
-		csig_compact_unpack(get_unaligned_be16(skb->data), &fl);
-	} else {
-		csig_expanded_unpack(get_unaligned_be16(skb->data),
-				     get_unaligned_be32(skb->data + 2), &fl);
-	}
+	inner = htons(in);
 	if (skb_cow(skb, 0))
 		goto drop;
 	/* pull the tag's bytes first: CHECKSUM_COMPLETE covers them */
@@ -384,27 +618,26 @@ static int csig_rcv(struct sk_buff *skb, struct net_device *dev,
 	skb_reset_mac_len(skb);
 	count(net, C_TAGS_REMOVED);
 
-	/* whose is it? */
+	/* whose is it?  Recorded only for a segment TCP would accept. */
 	nh = 0;
-	if (inner == htons(ETH_P_IP) && pskb_may_pull(skb, sizeof(struct iphdr))) {
-		const struct iphdr *ip = ip_hdr(skb);
-
-		if (ip->protocol == IPPROTO_TCP && !ip_is_fragment(ip) && ip->ihl >= 5)
-			nh = ip->ihl * 4;
-	} else if (inner == htons(ETH_P_IPV6) &&
-		   pskb_may_pull(skb, sizeof(struct ipv6hdr))) {
-		if (ipv6_hdr(skb)->nexthdr == IPPROTO_TCP)
-			nh = sizeof(struct ipv6hdr);
-	}
-	if (nh && pskb_may_pull(skb, nh + sizeof(struct tcphdr))) {
+	if (inner == htons(ETH_P_IP))
+		nh = pskb_may_pull(skb, sizeof(struct iphdr));
+	else if (inner == htons(ETH_P_IPV6))
+		nh = pskb_may_pull(skb, sizeof(struct ipv6hdr));
+	th = nh ? tcp_of(skb, &nh) : NULL;
+	if (th) {
 		struct flow_key k;
 		struct flow *f;
+		bool neg;
 
-		skb_set_transport_header(skb, nh);
-		key_from_skb(&k, net, skb, tcp_hdr(skb), true);
+		key_from_skb(&k, net, skb, th, true);
 		rcu_read_lock();
 		f = flow_lookup(&k, key_hash(&k));
-		if (f && (READ_ONCE(f->state) & F_NEGOTIATED)) {
+		neg = f && (READ_ONCE(f->state) & F_NEGOTIATED);
+		if (neg && seg_acceptable(net, skb, th, seg_payload(skb, th, nh), -1)) {
+			count(net, C_TAGS_OUT_OF_WINDOW);
+			neg = false;
+		} else if (neg) {
 			unsigned int t = fl.type & (NTYPES - 1);
 
 			spin_lock_bh(&f->lock);
@@ -421,7 +654,7 @@ static int csig_rcv(struct sk_buff *skb, struct net_device *dev,
 			count(net, C_TAGS_UNNEGOTIATED);
 		}
 		trace_csig_opt_tag(ntohs(k.lport), ntohs(k.rport), fl.format,
-				   fl.type, fl.s, fl.lm, f && (f->state & F_NEGOTIATED));
+				   fl.type, fl.s, fl.lm, neg);
 		rcu_read_unlock();
 	} else {
 		count(net, C_TAGS_NOT_TCP);
@@ -440,33 +673,6 @@ static struct packet_type csig_pt[2] __read_mostly = {
 	{ .func = csig_rcv },
 	{ .func = csig_rcv },
 };
-
-/* The IP and TCP headers of a TCP segment at the network header, or NULL. */
-static struct tcphdr *tcp_of(struct sk_buff *skb, unsigned int *nhlen)
-{
-	unsigned int nh, thlen;
-
-	if (skb_is_ipv6(skb)) {
-		if (ipv6_hdr(skb)->nexthdr != IPPROTO_TCP)
-			return NULL;
-		nh = sizeof(struct ipv6hdr);
-	} else {
-		const struct iphdr *ip = ip_hdr(skb);
-
-		if (ip->protocol != IPPROTO_TCP || ip_is_fragment(ip))
-			return NULL;
-		nh = ip->ihl * 4;
-	}
-	if (!pskb_may_pull(skb, skb_network_offset(skb) + nh + sizeof(struct tcphdr)))
-		return NULL;
-	thlen = ((struct tcphdr *)(skb_network_header(skb) + nh))->doff * 4;
-	if (thlen < sizeof(struct tcphdr) ||
-	    !pskb_may_pull(skb, skb_network_offset(skb) + nh + thlen))
-		return NULL;
-	skb_set_transport_header(skb, skb_network_offset(skb) + nh);
-	*nhlen = nh;
-	return tcp_hdr(skb);
-}
 
 /*
  * Append @len bytes of options (a multiple of 4) to the TCP header of an
@@ -538,217 +744,304 @@ static unsigned int pad_opt(u8 *buf, const u8 *opt, unsigned int len)
 	return pad + len;
 }
 
+/*
+ * The SYN this CPU is answering.  TCP answers a SYN with its SYN-ACK in
+ * the softirq that delivered it (tcp_conn_request(), inet_rtx_syn_ack()
+ * for a repeated SYN), so the output hook finds here whether the SYN it
+ * answers offered CSIG: no state is kept for a SYN, spoofed or not.
+ */
+struct csig_syn_note {
+	struct flow_key key;
+	u32 isn;
+	bool offered;
+};
+
+static DEFINE_PER_CPU(struct csig_syn_note, syn_note);
+
+/*
+ * Key of an outgoing segment: its socket's addresses when the socket is
+ * the segment's own (a full or request socket; not TCP's control socket,
+ * which sends resets and timewait ACKs), so that NAT on the output path
+ * does not hide the flow; the packet's otherwise.
+ */
+static void key_out(struct flow_key *k, struct net *net, struct sk_buff *skb,
+		    const struct tcphdr *th)
+{
+	const struct sock *sk = skb->sk;
+
+	if (sk && (sk->sk_state == TCP_NEW_SYN_RECV ||
+		   (sk_fullsock(sk) && sk->sk_protocol == IPPROTO_TCP)) &&
+	    net_eq(sock_net(sk), net) && sk->sk_num == ntohs(th->source) &&
+	    sk->sk_dport == th->dest)
+		key_from_sk(k, sk, skb_is_ipv6(skb));
+	else
+		key_from_skb(k, net, skb, th, false);
+}
+
+/*
+ * Option bytes a data segment may take: what TCP budgeted for its header
+ * and payload (the MSS it sized the segment by, which honours the peer's
+ * and any clamp: RFC 6691), and the route's MTU.  0 when it has none.
+ */
+static unsigned int data_room(struct sk_buff *skb, const struct tcphdr *th,
+			      unsigned int payload)
+{
+	const struct sock *sk = skb->sk;
+	struct dst_entry *dst = skb_dst(skb);
+	unsigned int ipl = skb->len - skb_network_offset(skb);
+	unsigned int used = th->doff * 4 + payload, budget, mtu;
+
+	/* one segment (all of a GSO super-packet's but the last are full) */
+	if (skb_is_gso(skb) || skb->ip_summed != CHECKSUM_PARTIAL || !dst ||
+	    !sk || !sk_fullsock(sk) || sk->sk_protocol != IPPROTO_TCP)
+		return 0;
+	budget = READ_ONCE(tcp_sk(sk)->mss_cache) + tcp_sk(sk)->tcp_header_len;
+	mtu = dst_mtu(dst);
+	if (used >= budget || ipl >= mtu)
+		return 0;
+	return min(budget - used, mtu - ipl);
+}
+
+/* SYNs: the offer, and a clean start for the connection's state. */
+static void csig_out_syn(struct net *net, struct sk_buff *skb, unsigned int nh,
+			 const struct flow_key *k)
+{
+	u8 opt[CSIG_OPT_HDR_LEN], buf[CSIG_OPT_HDR_LEN];
+	struct flow *f;
+
+	if (!READ_ONCE(offer) || seg_signed(tcp_hdr(skb))) {
+		if (READ_ONCE(offer))
+			count(net, C_OPTS_SIGNED);
+		flow_drop(k);
+		return;
+	}
+	f = flow_get(net, k);
+	if (!f)
+		return;
+	if (append_opt(skb, nh, buf, pad_opt(buf, opt, csig_opt_put_syn(opt, sizeof(opt))))) {
+		count(net, C_OPTS_NO_ROOM);
+		flow_drop(k);
+		return;
+	}
+	spin_lock_bh(&f->lock);
+	flow_reset(f, F_OFFERED);
+	spin_unlock_bh(&f->lock);
+	count(net, C_SYN_OFFERED);
+	trace_csig_opt_negotiation(ntohs(k->lport), ntohs(k->rport), "offered");
+}
+
+/* SYN-ACKs: the acceptance, when the SYN answered offered. */
+static void csig_out_synack(struct net *net, struct sk_buff *skb, unsigned int nh,
+			    const struct flow_key *k)
+{
+	u8 opt[CSIG_OPT_HDR_LEN], buf[CSIG_OPT_HDR_LEN];
+	const struct csig_syn_note *sn;
+	bool ok;
+
+	/* a new connection on these addresses: nothing of an old one stays */
+	if (flow_lookup(k, key_hash(k)))
+		flow_drop(k);
+	local_bh_disable();
+	sn = this_cpu_ptr(&syn_note);
+	ok = sn->offered && sn->isn == ntohl(tcp_hdr(skb)->ack_seq) - 1 &&
+	     !memcmp(&sn->key, k, sizeof(*k));
+	local_bh_enable();
+	if (!ok || !READ_ONCE(accept_offers))
+		return;
+	if (seg_signed(tcp_hdr(skb))) {
+		count(net, C_OPTS_SIGNED);
+		return;
+	}
+	if (append_opt(skb, nh, buf, pad_opt(buf, opt, csig_opt_put_syn(opt, sizeof(opt))))) {
+		count(net, C_OPTS_NO_ROOM);
+		return;
+	}
+	count(net, C_SYNACK_ACCEPTED);
+	trace_csig_opt_negotiation(ntohs(k->lport), ntohs(k->rport), "accepted");
+}
+
+/*
+ * Segments of a negotiated flow: the mark for the data plane's insertion
+ * role on data, and the option: the latest samples, or the confirmation an
+ * active opener still owes.
+ */
+static void csig_out_flow(struct net *net, struct sk_buff *skb, unsigned int nh,
+			  struct flow *f)
+{
+	u8 opt[CSIG_OPT_MAX_LEN], buf[CSIG_OPT_MAX_LEN + 4];
+	struct csig_sample sm[CSIG_OPT_MAX_SAMPLES];
+	struct tcphdr *th = tcp_hdr(skb);
+	unsigned int payload, room, n = 0, t, pass, len;
+	bool confirm;
+
+	payload = skb->len - skb_transport_offset(skb) - th->doff * 4;
+	WRITE_ONCE(f->last_used, jiffies);
+	if (payload && READ_ONCE(insert_mark)) {
+		skb->mark |= READ_ONCE(insert_mark);
+		count(net, C_MARKED);
+	}
+	confirm = READ_ONCE(f->confirms);
+	if (th->rst || (!READ_ONCE(f->rx_valid) && !confirm))
+		return;
+	if (seg_signed(th)) {
+		count(net, C_OPTS_SIGNED);
+		return;
+	}
+	room = 60 - th->doff * 4;
+	if (payload) {
+		room = min(room, data_room(skb, th, payload));
+		if (room < CSIG_OPT_HDR_LEN) {
+			count(net, C_OPTS_DATA_NO_FIT);
+			return;
+		}
+	}
+
+	/* room for samples; new ones first, then repeats */
+	spin_lock_bh(&f->lock);
+	for (pass = 0; pass < 2; pass++)
+		for (t = 0; t < NTYPES && n < CSIG_OPT_MAX_SAMPLES; t++) {
+			bool fresh = f->rx_fresh & (1U << t);
+
+			if (!(f->rx_valid & (1U << t)) || fresh != !pass)
+				continue;
+			sm[n] = f->rx[t];
+			sm[n].fresh = fresh;
+			n++;
+		}
+	spin_unlock_bh(&f->lock);
+	/*
+	 * The most samples whose option, padded to 4 bytes (4 + 6n needs 2
+	 * bytes of padding when n is odd), fits the room; without one, the
+	 * confirmation alone.
+	 */
+	while (n && CSIG_OPT_HDR_LEN + CSIG_OPT_SAMPLE_LEN * n + (n & 1) * 2 > room)
+		n--;
+	if (n)
+		len = csig_opt_put(opt, sizeof(opt), sm, n);
+	else
+		len = confirm ? csig_opt_put_syn(opt, room) : 0;
+	if (!len || append_opt(skb, nh, buf, pad_opt(buf, opt, len))) {
+		count(net, payload ? C_OPTS_DATA_NO_FIT : C_OPTS_NO_ROOM);
+		return;
+	}
+	th = tcp_hdr(skb);	/* append_opt() moved the headers */
+	n = (len - CSIG_OPT_HDR_LEN) / CSIG_OPT_SAMPLE_LEN;
+	spin_lock_bh(&f->lock);
+	/* the samples written are no longer new */
+	for (t = 0; t < n; t++)
+		f->rx_fresh &= ~(1U << sm[t].type);
+	/* any option of ours tells the peer that we negotiated */
+	if (f->confirms)
+		f->confirms--;
+	spin_unlock_bh(&f->lock);
+	if (n) {
+		count(net, C_OPTS_SENT);
+		if (payload)
+			count(net, C_OPTS_SENT_DATA);
+	} else {
+		count(net, C_CONFIRMS_SENT);
+	}
+	trace_csig_opt_option(ntohs(th->source), ntohs(th->dest),
+			      n ? "sent" : "confirm", n, ntohl(th->seq),
+			      ntohl(th->ack_seq));
+}
+
 static unsigned int csig_out(void *priv, struct sk_buff *skb,
 			     const struct nf_hook_state *state)
 {
-	u8 opt[CSIG_OPT_MAX_LEN], buf[CSIG_OPT_MAX_LEN + 4];
 	struct net *net = state->net;
-	unsigned int nh, len, payload, room;
 	struct flow_key k;
 	struct tcphdr *th;
+	unsigned int nh;
 	struct flow *f;
 
 	th = tcp_of(skb, &nh);
 	if (!th)
 		return NF_ACCEPT;
-	key_from_skb(&k, net, skb, th, false);
-	payload = skb->len - skb_transport_offset(skb) - th->doff * 4;
-	room = 60 - th->doff * 4;
-
+	key_out(&k, net, skb, th);
 	rcu_read_lock();
 	if (th->syn && !th->ack) {
-		if (!READ_ONCE(offer))
-			goto out;
-		f = flow_get(net, &k);
-		if (!f)
-			goto out;
-		len = pad_opt(buf, opt, csig_opt_put_syn(opt, sizeof(opt)));
-		if (!append_opt(skb, nh, buf, len)) {
-			spin_lock_bh(&f->lock);
-			f->state |= F_OFFERED;
-			f->last_used = jiffies;
-			spin_unlock_bh(&f->lock);
-			count(net, C_SYN_OFFERED);
-			trace_csig_opt_negotiation(ntohs(k.lport), ntohs(k.rport), "offered");
-		} else {
-			count(net, C_OPTS_NO_ROOM);
-		}
-		goto out;
+		csig_out_syn(net, skb, nh, &k);
+	} else if (th->syn) {
+		csig_out_synack(net, skb, nh, &k);
+	} else {
+		f = flow_lookup(&k, key_hash(&k));
+		if (f && (READ_ONCE(f->state) & F_NEGOTIATED))
+			csig_out_flow(net, skb, nh, f);
 	}
-	f = flow_lookup(&k, key_hash(&k));
-	if (!f)
-		goto out;
-	if (th->syn) {		/* SYN-ACK */
-		if (!(READ_ONCE(f->state) & F_PEER_OFFERED))
-			goto out;
-		len = pad_opt(buf, opt, csig_opt_put_syn(opt, sizeof(opt)));
-		if (!append_opt(skb, nh, buf, len)) {
-			spin_lock_bh(&f->lock);
-			f->state |= F_NEGOTIATED;
-			spin_unlock_bh(&f->lock);
-			count(net, C_SYNACK_ACCEPTED);
-			trace_csig_opt_negotiation(ntohs(k.lport), ntohs(k.rport), "accepted");
-		} else {
-			count(net, C_OPTS_NO_ROOM);
-		}
-		goto out;
-	}
-	if (!(READ_ONCE(f->state) & F_NEGOTIATED))
-		goto out;
-	WRITE_ONCE(f->last_used, jiffies);
-	if (payload) {
-		/* data: tagged by the data plane */
-		if (insert_mark) {
-			skb->mark |= READ_ONCE(insert_mark);
-			count(net, C_MARKED);
-		}
-	}
-	if (th->rst || !READ_ONCE(f->rx_valid))
-		goto out;
-	if (payload) {
-		/*
-		 * Reflection rides a data segment only when it fits what
-		 * TCP budgeted: one segment (not GSO: every segment of a
-		 * super-packet is full-sized) whose IP packet stays within
-		 * the route's MTU with the option added.
-		 */
-		struct dst_entry *dst = skb_dst(skb);
-		unsigned int mtu = dst ? dst_mtu(dst) : 0;
-		unsigned int ipl = skb->len - skb_network_offset(skb);
-
-		if (skb_is_gso(skb) || skb->ip_summed != CHECKSUM_PARTIAL ||
-		    ipl + CSIG_OPT_HDR_LEN + CSIG_OPT_SAMPLE_LEN + 2 > mtu) {
-			count(net, C_OPTS_DATA_NO_FIT);
-			goto out;
-		}
-		room = min(room, mtu - ipl);
-	}
-	{
-		struct csig_sample sm[CSIG_OPT_MAX_SAMPLES];
-		unsigned int n = 0, t, pass;
-
-		/* room for samples; new ones first, then repeats */
-		spin_lock_bh(&f->lock);
-		for (pass = 0; pass < 2; pass++)
-			for (t = 0; t < NTYPES && n < CSIG_OPT_MAX_SAMPLES; t++) {
-				bool fresh = f->rx_fresh & (1U << t);
-
-				if (!(f->rx_valid & (1U << t)) || fresh != !pass)
-					continue;
-				sm[n] = f->rx[t];
-				sm[n].fresh = fresh;
-				n++;
-			}
-		spin_unlock_bh(&f->lock);
-		/*
-		 * The most samples whose option, padded to 4 bytes (4 + 6n
-		 * needs 2 bytes of padding when n is odd), fits the room.
-		 */
-		while (n && CSIG_OPT_HDR_LEN + CSIG_OPT_SAMPLE_LEN * n + (n & 1) * 2 > room)
-			n--;
-		len = n ? csig_opt_put(opt, sizeof(opt), sm, n) : 0;
-		if (!len) {
-			count(net, C_OPTS_NO_ROOM);
-			goto out;
-		}
-		if (append_opt(skb, nh, buf, pad_opt(buf, opt, len))) {
-			count(net, C_OPTS_NO_ROOM);
-			goto out;
-		}
-		/* the samples written are no longer new */
-		n = (len - CSIG_OPT_HDR_LEN) / CSIG_OPT_SAMPLE_LEN;
-		spin_lock_bh(&f->lock);
-		for (t = 0; t < n; t++)
-			f->rx_fresh &= ~(1U << sm[t].type);
-		spin_unlock_bh(&f->lock);
-		count(net, C_OPTS_SENT);
-		if (payload)
-			count(net, C_OPTS_SENT_DATA);
-		trace_csig_opt_option(ntohs(k.lport), ntohs(k.rport), "sent", n,
-				      ntohl(th->seq), ntohl(th->ack_seq));
-	}
-out:
 	rcu_read_unlock();
 	return NF_ACCEPT;
 }
 
-/*
- * Would TCP accept this segment?  The tests of tcp_validate_incoming() that
- * decide it: sequence window, PAWS, no RST or SYN, and an ACK between what
- * is outstanding and what was sent (tcp_ack()).  Read without the socket
- * lock, so a segment at the edge of a moving window may go either way.
- * Returns 0, or the counter of the test that failed.
- */
-static int tcp_would_accept(const struct sock *sk, const struct sk_buff *skb,
-			    const struct tcphdr *th, unsigned int payload)
+/* A SYN-ACK TCP would accept: for a SYN_SENT socket, an ACK of its SYN. */
+static bool synack_valid(struct net *net, struct sk_buff *skb,
+			 const struct tcphdr *th, int sdif)
 {
-	const struct tcp_sock *tp = tcp_sk(sk);
-	u32 seq = ntohl(th->seq), end = seq + payload + th->fin;
-	u32 ack = ntohl(th->ack_seq), rcv_nxt = READ_ONCE(tp->rcv_nxt);
-	u32 una = READ_ONCE(tp->snd_una);
+	struct sock *sk = sk_lookup(net, skb, th, sdif);
+	u32 ack = ntohl(th->ack_seq);
+	bool ok = false;
 
-	if (th->rst || th->syn || !th->ack)
-		return C_OOW_SEQ;
-	/* tcp_sequence() */
-	if (before(end, READ_ONCE(tp->rcv_wup)) ||
-	    after(seq, rcv_nxt + tcp_receive_window(tp)))
-		return C_OOW_SEQ;
+	if (!sk)
+		return false;
 	/*
-	 * tcp_ack(): not beyond what was sent, not older than a window.  The
-	 * bound is write_seq, not snd_nxt: over a software path the ACK of a
-	 * segment can arrive before its sender has advanced snd_nxt, and TCP
-	 * then checks it from the socket's backlog, later.
+	 * tcp_rcv_synsent_state_process(), with write_seq for snd_nxt: over
+	 * a software path the SYN-ACK can arrive inside tcp_connect(),
+	 * before it advanced snd_nxt past the SYN (TCP checks it later,
+	 * from the socket's backlog).
 	 */
-	if (after(ack, READ_ONCE(tp->write_seq)) ||
-	    before(ack, una - READ_ONCE(tp->max_window)))
-		return C_OOW_ACK;
-	if (READ_ONCE(tp->rx_opt.ts_recent_stamp)) {
-		const u8 *p = (const u8 *)(th + 1), *e = (const u8 *)th + th->doff * 4;
-
-		/* PAWS (tcp_paws_check()): at most TCP_PAWS_WINDOW older */
-		while (p + 1 < e) {
-			if (*p == TCPOPT_EOL)
-				break;
-			if (*p == TCPOPT_NOP) {
-				p++;
-				continue;
-			}
-			if (p[1] < 2 || p + p[1] > e)
-				break;
-			if (*p == TCPOPT_TIMESTAMP && p[1] == TCPOLEN_TIMESTAMP) {
-				s32 d = READ_ONCE(tp->rx_opt.ts_recent) -
-					get_unaligned_be32(p + 2);
-
-				return d <= TCP_PAWS_WINDOW ? 0 : C_OOW_PAWS;
-			}
-			p += p[1];
-		}
-	}
-	return 0;
+	if (sk_fullsock(sk) && sk->sk_state == TCP_SYN_SENT)
+		ok = after(ack, READ_ONCE(tcp_sk(sk)->snd_una)) &&
+		     !after(ack, READ_ONCE(tcp_sk(sk)->write_seq));
+	sock_gen_put(sk);
+	return ok;
 }
 
-static struct sock *sk_of(struct net *net, struct sk_buff *skb,
-			  const struct tcphdr *th, bool *put)
+/* A syncookie TCP would accept (it builds the connection from it). */
+static bool cookie_valid(struct sk_buff *skb, const struct tcphdr *th)
 {
-	struct sock *sk = skb->sk;
-
-	*put = false;
-	if (sk && sk_fullsock(sk) && sk->sk_protocol == IPPROTO_TCP)
-		return sk;
-	*put = true;
-	if (ip_hdr(skb)->version == 4)
-		return __inet_lookup_established(net, net->ipv4.tcp_death_row.hashinfo,
-						 ip_hdr(skb)->saddr, th->source,
-						 ip_hdr(skb)->daddr, ntohs(th->dest),
-						 skb->skb_iif, inet_sdif(skb));
+#if IS_ENABLED(CONFIG_SYN_COOKIES)
+#ifdef CSIG_COOKIE_CHECK_NO_COOKIE
+	if (!skb_is_ipv6(skb))
+		return __cookie_v4_check(ip_hdr(skb), th) > 0;
 #if IS_ENABLED(CONFIG_IPV6)
-	return __inet6_lookup_established(net, net->ipv4.tcp_death_row.hashinfo,
-					  &ipv6_hdr(skb)->saddr, th->source,
-					  &ipv6_hdr(skb)->daddr, ntohs(th->dest),
-					  skb->skb_iif, inet6_sdif(skb));
-#else
-	return NULL;
+	return __cookie_v6_check(ipv6_hdr(skb), th) > 0;
 #endif
+#else
+	u32 cookie = ntohl(th->ack_seq) - 1;
+
+	if (!skb_is_ipv6(skb))
+		return __cookie_v4_check(ip_hdr(skb), th, cookie) > 0;
+#if IS_ENABLED(CONFIG_IPV6)
+	return __cookie_v6_check(ipv6_hdr(skb), th, cookie) > 0;
+#endif
+#endif
+#endif
+	return false;
+}
+
+/*
+ * A passive open's confirmation: the active opener's option on a segment
+ * that completes the handshake (the request socket's ISNs, or a
+ * syncookie) or that the established connection accepts.  Only then does
+ * the passive end keep state for the flow.
+ */
+static bool confirm_valid(struct net *net, struct sk_buff *skb,
+			  const struct tcphdr *th, unsigned int payload, int sdif)
+{
+	struct sock *sk = sk_lookup(net, skb, th, sdif);
+	bool ok = false;
+
+	if (th->syn || th->rst || !th->ack)
+		ok = false;
+	else if (!sk)
+		ok = cookie_valid(skb, th);
+	else if (sk->sk_state == TCP_NEW_SYN_RECV)
+		ok = req_would_accept(sk, th);
+	else if (sk_fullsock(sk) && ((1 << sk->sk_state) & TCPF_LIVE))
+		ok = !tcp_would_accept(sk, th, payload);
+	if (sk)
+		sock_gen_put(sk);
+	return ok;
 }
 
 static unsigned int csig_in(void *priv, struct sk_buff *skb,
@@ -757,16 +1050,16 @@ static unsigned int csig_in(void *priv, struct sk_buff *skb,
 	struct csig_sample sm[CSIG_OPT_MAX_SAMPLES];
 	struct net *net = state->net;
 	unsigned int nh, payload, i;
+	int n, why, sdif;
 	struct flow_key k;
 	struct tcphdr *th;
 	struct flow *f;
-	int n;
 
 	th = tcp_of(skb, &nh);
 	if (!th)
 		return NF_ACCEPT;
 	n = csig_opt_find((const u8 *)(th + 1), th->doff * 4 - sizeof(*th), sm);
-	if (n == CSIG_OPT_NOT_OURS && !(th->syn && th->ack))
+	if (n == CSIG_OPT_NOT_OURS && !th->syn)
 		return NF_ACCEPT;
 	if (n < 0 && n != CSIG_OPT_NOT_OURS) {
 		count(net, C_OPTS_MALFORMED);
@@ -775,70 +1068,85 @@ static unsigned int csig_in(void *priv, struct sk_buff *skb,
 		return NF_ACCEPT;
 	}
 	key_from_skb(&k, net, skb, th, true);
-	payload = skb->len - skb_transport_offset(skb) - th->doff * 4;
+	payload = seg_payload(skb, th, nh);
+	sdif = skb_is_ipv6(skb) ? inet6_sdif(skb) : inet_sdif(skb);
 
-	rcu_read_lock();
 	if (th->syn && !th->ack) {
+		struct csig_syn_note *sn = this_cpu_ptr(&syn_note);
+
+		/* noted for the SYN-ACK that answers it, nothing allocated */
+		sn->key = k;
+		sn->isn = ntohl(th->seq);
+		sn->offered = n == 0;
 		if (n == 0) {
 			count(net, C_SYN_OFFER_RCVD);
 			trace_csig_opt_negotiation(ntohs(k.lport), ntohs(k.rport),
 						   "offer_rcvd");
-			if (READ_ONCE(accept_offers)) {
-				f = flow_get(net, &k);
-				if (f) {
-					spin_lock_bh(&f->lock);
-					f->state |= F_PEER_OFFERED;
-					f->last_used = jiffies;
-					spin_unlock_bh(&f->lock);
-				}
-			}
 		}
-		goto out;
+		return NF_ACCEPT;
 	}
+
+	rcu_read_lock();
 	f = flow_lookup(&k, key_hash(&k));
 	if (th->syn) {		/* SYN-ACK */
-		if (f && (READ_ONCE(f->state) & F_OFFERED)) {
-			spin_lock_bh(&f->lock);
-			if (n == 0) {
-				f->state |= F_NEGOTIATED;
-				count(net, C_NEGOTIATED);
-			} else {
-				count(net, C_PEER_DECLINED);
-			}
+		if (!f || !(READ_ONCE(f->state) & F_OFFERED) ||
+		    (READ_ONCE(f->state) & F_NEGOTIATED))
+			goto out;
+		if (!synack_valid(net, skb, th, sdif)) {
+			count(net, C_SYNACK_INVALID);
 			trace_csig_opt_negotiation(ntohs(k.lport), ntohs(k.rport),
-						   n ? "declined" : "negotiated");
-			spin_unlock_bh(&f->lock);
+						   "synack_invalid");
+			goto out;
 		}
+		spin_lock_bh(&f->lock);
+		if (n == 0) {
+			f->state |= F_NEGOTIATED;
+			f->confirms = CSIG_CONFIRMS;
+		}
+		spin_unlock_bh(&f->lock);
+		count(net, n ? C_PEER_DECLINED : C_NEGOTIATED);
+		trace_csig_opt_negotiation(ntohs(k.lport), ntohs(k.rport),
+					   n ? "declined" : "negotiated");
 		goto out;
 	}
-	if (n <= 0)
-		goto out;
+	if (!f && READ_ONCE(accept_offers)) {
+		/* the active opener's first segments: a passive open confirmed? */
+		if (!confirm_valid(net, skb, th, payload, sdif)) {
+			count(net, C_CONFIRM_INVALID);
+			trace_csig_opt_option(ntohs(k.lport), ntohs(k.rport),
+					      "confirm_invalid", n, ntohl(th->seq),
+					      ntohl(th->ack_seq));
+			goto out;
+		}
+		f = flow_get(net, &k);
+		if (!f)
+			goto out;
+		spin_lock_bh(&f->lock);
+		if (!(f->state & F_NEGOTIATED))
+			flow_reset(f, F_PEER_OFFERED | F_NEGOTIATED);
+		spin_unlock_bh(&f->lock);
+		count(net, C_CONFIRMED);
+		trace_csig_opt_negotiation(ntohs(k.lport), ntohs(k.rport), "confirmed");
+	}
 	if (!f || !(READ_ONCE(f->state) & F_NEGOTIATED)) {
 		count(net, C_OPTS_UNNEGOTIATED);
 		trace_csig_opt_option(ntohs(k.lport), ntohs(k.rport), "unnegotiated",
 				      n, ntohl(th->seq), ntohl(th->ack_seq));
 		goto out;
 	}
-	{
-		bool put;
-		struct sock *sk = sk_of(net, skb, th, &put);
-		/* states in which TCP processes ACKs of a connection */
-		bool live = sk && ((1 << sk->sk_state) &
-				   (TCPF_ESTABLISHED | TCPF_FIN_WAIT1 | TCPF_FIN_WAIT2 |
-				    TCPF_CLOSE_WAIT | TCPF_CLOSING | TCPF_LAST_ACK));
-		int why = live ? tcp_would_accept(sk, skb, th, payload) : 0;
+	if (n == 0)		/* a confirmation: nothing more to it */
+		goto out;
+	why = seg_acceptable(net, skb, th, payload, sdif);
+	if (why) {
+		bool live = why != C_OPTS_NO_SOCKET;
 
-		if (sk && put)
-			sock_gen_put(sk);
-		if (!live || why) {
-			count(net, live ? C_OPTS_OUT_OF_WINDOW : C_OPTS_NO_SOCKET);
-			if (why)
-				count(net, why);
-			trace_csig_opt_option(ntohs(k.lport), ntohs(k.rport),
-					      live ? "out_of_window" : "no_socket",
-					      n, ntohl(th->seq), ntohl(th->ack_seq));
-			goto out;
-		}
+		count(net, live ? C_OPTS_OUT_OF_WINDOW : C_OPTS_NO_SOCKET);
+		if (live)
+			count(net, why);
+		trace_csig_opt_option(ntohs(k.lport), ntohs(k.rport),
+				      live ? "out_of_window" : "no_socket",
+				      n, ntohl(th->seq), ntohl(th->ack_seq));
+		goto out;
 	}
 	spin_lock_bh(&f->lock);
 	for (i = 0; i < n; i++) {
@@ -889,7 +1197,7 @@ bool csig_opt_negotiated(const struct sock *sk)
 	struct flow *f;
 	bool r;
 
-	key_from_sk(&k, sk);
+	key_from_sk(&k, sk, sk_flow_v6(sk));
 	rcu_read_lock();
 	f = flow_lookup(&k, key_hash(&k));
 	r = f && (READ_ONCE(f->state) & F_NEGOTIATED);
@@ -907,7 +1215,7 @@ int csig_opt_read(const struct sock *sk, unsigned int type,
 
 	if (type >= NTYPES)
 		return -EINVAL;
-	key_from_sk(&k, sk);
+	key_from_sk(&k, sk, sk_flow_v6(sk));
 	rcu_read_lock();
 	f = flow_lookup(&k, key_hash(&k));
 	if (f) {
@@ -922,6 +1230,33 @@ int csig_opt_read(const struct sock *sk, unsigned int type,
 	return r;
 }
 EXPORT_SYMBOL_GPL(csig_opt_read);
+
+unsigned int csig_opt_read_mask(const struct sock *sk, unsigned int mask,
+				struct csig_opt_sample *out)
+{
+	unsigned int got = 0, t, i = 0;
+	struct flow_key k;
+	struct flow *f;
+
+	key_from_sk(&k, sk, sk_flow_v6(sk));
+	rcu_read_lock();
+	f = flow_lookup(&k, key_hash(&k));
+	if (f) {
+		spin_lock_bh(&f->lock);
+		got = f->tx_valid & mask & ((1U << NTYPES) - 1);
+		for (t = 0; t < NTYPES; t++) {
+			if (!(mask & (1U << t)))
+				continue;
+			if (got & (1U << t))
+				out[i] = f->tx[t];
+			i++;
+		}
+		spin_unlock_bh(&f->lock);
+	}
+	rcu_read_unlock();
+	return got;
+}
+EXPORT_SYMBOL_GPL(csig_opt_read_mask);
 
 int csig_opt_register_consumer(const char *name)
 {
@@ -940,13 +1275,17 @@ EXPORT_SYMBOL_GPL(csig_opt_unregister_consumer);
 /* /proc/net/csig_opt: counters; /proc/net/csig_opt_flows: the flows. */
 static int counters_show(struct seq_file *m, void *v)
 {
-	struct csig_net *cn = net_generic(seq_file_single_net(m), csig_net_id);
-	int i;
+	struct csig_net *cn = csig_net(seq_file_single_net(m));
+	int i, cpu;
 
-	for (i = 0; i < C_NR; i++)
-		seq_printf(m, "%s %lld\n", counter_names[i],
-			   (long long)atomic64_read(&cn->c[i]));
-	seq_printf(m, "flows %d\nconsumers %d\n", atomic_read(&nflows),
+	for (i = 0; i < C_NR; i++) {
+		u64 v = 0;
+
+		for_each_possible_cpu(cpu)
+			v += per_cpu_ptr(cn->c, cpu)->v[i];
+		seq_printf(m, "%s %llu\n", counter_names[i], v);
+	}
+	seq_printf(m, "flows %d\nconsumers %d\n", atomic_read(&cn->nflows),
 		   atomic_read(&nconsumers));
 	return 0;
 }
@@ -998,19 +1337,27 @@ static int flows_show(struct seq_file *m, void *v)
 
 static int __net_init csig_net_init(struct net *net)
 {
+	struct csig_net *cn = csig_net(net);
 	int err;
 
+	atomic_set(&cn->nflows, 0);
+	cn->c = alloc_percpu(struct csig_ctrs);
+	if (!cn->c)
+		return -ENOMEM;
+	/* the flows (addresses, ports) are for the namespace's root only */
 	if (!proc_create_net_single("csig_opt", 0444, net->proc_net,
 				    counters_show, NULL) ||
-	    !proc_create_net_single("csig_opt_flows", 0444, net->proc_net,
+	    !proc_create_net_single("csig_opt_flows", 0400, net->proc_net,
 				    flows_show, NULL)) {
 		remove_proc_entry("csig_opt", net->proc_net);
+		free_percpu(cn->c);
 		return -ENOMEM;
 	}
 	err = nf_register_net_hooks(net, csig_nf_ops, ARRAY_SIZE(csig_nf_ops));
 	if (err) {
 		remove_proc_entry("csig_opt_flows", net->proc_net);
 		remove_proc_entry("csig_opt", net->proc_net);
+		free_percpu(cn->c);
 	}
 	return err;
 }
@@ -1021,6 +1368,7 @@ static void __net_exit csig_net_exit(struct net *net)
 	remove_proc_entry("csig_opt_flows", net->proc_net);
 	remove_proc_entry("csig_opt", net->proc_net);
 	flow_gc(net, false);
+	free_percpu(csig_net(net)->c);
 }
 
 static struct pernet_operations csig_net_ops = {

@@ -39,6 +39,16 @@ int csig_opt_read(const struct sock *sk, unsigned int type,
 		  struct csig_opt_sample *out);
 
 /*
+ * The latest samples of the types in @mask (bit t: type t) in one lookup
+ * and one hold of the flow's lock, for a consumer that wants several on
+ * every ACK.  @out has one entry per bit of @mask, in increasing order of
+ * type; the entries of the types returned are filled.  Returns the mask
+ * of those that have arrived (0 when none has, or the flow is unknown).
+ */
+unsigned int csig_opt_read_mask(const struct sock *sk, unsigned int mask,
+				struct csig_opt_sample *out);
+
+/*
  * A consumer (a CC module) announces itself; the module counts consumers
  * for its statistics.  Returns 0.
  */

@@ -68,8 +68,12 @@ ktap_expect "both ends: the SYN offered, the SYN-ACK accepted" \
 	"$(ctr s1 syn_offered) >= 1 && $(ctr r syn_offer_rcvd) >= 1 && $(ctr r synack_accepted) >= 1 && $(ctr s1 negotiated) >= 1"
 ktap_expect "both ends: the sender marked the flow's data, the insertion role tagged it" \
 	"$(ctr s1 marked) > 0 && $(sx s1 --json show s1-eth0 | jq '.[0].counters.inserted') > 0"
-ktap_expect "both ends: the receiver took every tag out and recorded it" \
-	"$(ctr r tags) > 0 && $(ctr r tags_removed) == $(ctr r tags) && $(ctr r tags_recorded) == $(ctr r tags) && $(ctr r tags_malformed) == 0"
+# a tag on a segment TCP would not take (a spurious retransmission under
+# TCG's stalls, below the window) is taken out but not recorded; one on
+# the data that completes the handshake (overtaking its ACK on the other
+# vCPU) is recorded
+ktap_expect "both ends: the receiver took every tag out and recorded it, but on retransmissions" \
+	"$(ctr r tags) > 0 && $(ctr r tags_removed) == $(ctr r tags) && $(ctr r tags_recorded) + $(ctr r tags_out_of_window) == $(ctr r tags) && $(ctr r tags_out_of_window) <= $(topo_nstat s1 TcpRetransSegs) && $(ctr r tags_malformed) == 0"
 ktap_expect "both ends: the receiver reflected, the sender parsed, nothing malformed or out of window" \
 	"$(ctr r opts_sent) > 0 && $(ctr s1 opts_parsed) > 0 && $(ctr s1 opts_malformed) == 0 && $(ctr s1 opts_out_of_window) == 0"
 
