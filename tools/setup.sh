@@ -17,7 +17,7 @@ PKGS="build-essential make gcc kmod cpio gzip xz-utils bc flex bison
 	qemu-system-x86 busybox-static
 	linux-image-amd64 linux-headers-amd64
 	clang llvm libbpf-dev bpftool libclang-rt-14-dev
-	iproute2 iperf3 ethtool sparse linux-source iputils-ping jq bc nftables
+	iproute2 iperf3 ethtool sparse linux-source iputils-ping jq bc nftables dkms
 	python3 python3-matplotlib python3-scapy"
 
 need=

@@ -1,0 +1,165 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The DKMS package (dkms.conf) on the running kernel, as README.md has a
+# user install it: dkms add, build and install for this kernel, modprobe
+# of each module by name (the DKMS copy, not the checkout's build/), a
+# short flow over loopback with each congestion control answered in the
+# module's counters, then modprobe -r and dkms remove, which must leave
+# nothing behind.  The checkout is read-only in the guest: its tracked
+# files are copied to a tmpfs first, and dkms add copies them into
+# /usr/src, on the guest's overlay, as it would from a checkout.
+#
+# Under TCG, depmod -a takes 100-140 s on 6.12 (4230 xz-compressed
+# modules) and dkms runs it on install and on remove.  The install's is
+# the one modprobe needs; dkms remove runs with --no-depmod, and the
+# kernel's own modules.dep files, saved before the install, are put back.
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+. "$here/../lib/ktap.sh"
+
+k=$(uname -r)
+mods="tcp_csig_opt tcp_hpcc tcp_ldcp"
+name=$(sed -n 's/^PACKAGE_NAME="\(.*\)"/\1/p' "$top/dkms.conf")
+ver=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' "$top/dkms.conf")
+src=/tmp/dkms-src/$name
+
+command -v dkms > /dev/null || { echo "Bail out! dkms missing (make deps)"; exit 1; }
+[ -n "$name" ] && [ -n "$ver" ] ||
+	{ echo "Bail out! no PACKAGE_NAME/PACKAGE_VERSION in dkms.conf"; exit 1; }
+for m in $mods; do
+	[ -d /sys/module/$m ] && { echo "Bail out! $m is loaded already"; exit 1; }
+done
+[ -e "/usr/src/$name-$ver" ] && { echo "Bail out! /usr/src/$name-$ver exists"; exit 1; }
+
+ktap_plan 18
+
+ns=dkms-t$$
+pidfile=/tmp/dkms-iperf3.pid
+saved=/tmp/dkms-modules-dep
+mok=$([ -e /var/lib/dkms/mok.key ] && echo keep)
+restore_dep() { cp -a "$saved"/modules.* "/lib/modules/$k/"; }
+cleanup()
+{
+	[ -s $pidfile ] && kill "$(cat $pidfile)" 2> /dev/null
+	ip netns del "$ns" 2> /dev/null
+	for m in tcp_hpcc tcp_ldcp tcp_csig_opt; do
+		modprobe -r "$m" 2> /dev/null
+	done
+	dkms remove -m "$name" -v "$ver" --all --no-depmod > /dev/null 2>&1
+	[ -d "$saved" ] && restore_dep
+	[ -n "$mok" ] || rm -f /var/lib/dkms/mok.key /var/lib/dkms/mok.pub
+	rm -rf "/usr/src/$name-$ver" "${src%/*}" "$saved"
+}
+trap cleanup EXIT
+mkdir -p "$saved" && cp -a /lib/modules/"$k"/modules.* "$saved"/ ||
+	{ echo "Bail out! cannot save /lib/modules/$k/modules.*"; exit 1; }
+ip netns add "$ns" && ip -n "$ns" link set lo up ||
+	{ echo "Bail out! cannot make a network namespace"; exit 1; }
+
+# step NAME CMD...: a timed ktap_run; the log of a failing step is shown
+step()
+{
+	local name=$1 t0=$SECONDS
+	shift
+	ktap_run "$name" "$@"
+	ktap_diag "$name: $((SECONDS - t0)) s"
+}
+
+# the files a checkout has, without build/ and editor leftovers
+mkdir -p "$src"
+git -c safe.directory='*' -C "$top" ls-files -z |
+	(cd "$top" && xargs -0 cp --parents -t "$src" 2> /dev/null)
+ktap_expect "the checkout's files copied for dkms add" \
+	"$([ -f "$src/dkms.conf" ] && [ -f "$src/Kbuild" ] && echo 1 || echo 0) == 1"
+
+step "dkms add $src" dkms add "$src"
+st=$(dkms status -m "$name" -v "$ver" 2>&1)
+ktap_expect "dkms status: $name/$ver added" \
+	"$(grep -c "^$name/$ver: added" <<< "$st") == 1" "$st"
+
+step "dkms build for $k" dkms build -m "$name" -v "$ver" -k "$k"
+[ "${ktap_failed}" = 0 ] ||
+	sed 's/^/#   make.log: /' /var/lib/dkms/"$name/$ver/build/make.log" 2> /dev/null | tail -n 20
+step "dkms install for $k" dkms install -m "$name" -v "$ver" -k "$k"
+st=$(dkms status -m "$name" -v "$ver" -k "$k" 2>&1)
+ktap_expect "dkms status: installed for $k" \
+	"$(grep -c "^$name/$ver, $k, .*: installed" <<< "$st") == 1" "$st"
+
+# modprobe finds each one under updates/dkms (depmod ran)
+paths=
+for m in $mods; do
+	paths="$paths $(modinfo -n "$m" 2> /dev/null)"
+done
+ktap_expect "modinfo -n: all three modules in /lib/modules/$k/updates/dkms" \
+	"$(tr ' ' '\n' <<< "$paths" | grep -c "^/lib/modules/$k/updates/dkms/tcp_[a-z_]*\.ko") == 3" \
+	"$paths"
+
+# by name; tcp_hpcc needs tcp_csig_opt's symbols: modprobe loads it too
+step "modprobe tcp_hpcc" modprobe tcp_hpcc
+ktap_expect "tcp_hpcc and the tcp_csig_opt it depends on are loaded" \
+	"$([ -d /sys/module/tcp_hpcc ] && [ -d /sys/module/tcp_csig_opt ] && echo 1 || echo 0) == 1"
+step "modprobe tcp_ldcp and tcp_csig_opt" \
+	sh -c 'modprobe tcp_ldcp && modprobe tcp_csig_opt'
+deps=$(modprobe --show-depends tcp_hpcc 2>&1)
+ktap_expect "modprobe resolves tcp_hpcc and its dependency to DKMS's files" \
+	"$(grep -cF -e "insmod /lib/modules/$k/updates/dkms/tcp_csig_opt.ko" \
+		-e "insmod /lib/modules/$k/updates/dkms/tcp_hpcc.ko" <<< "$deps") == 2" \
+	"$(tr '\n' ' ' <<< "$deps")"
+
+ctr() { ip netns exec "$ns" awk -v k="$2" '$1 == k { print $2 }' "/proc/net/$1"; }
+
+# flow CC: a 3 s flow over the namespace's loopback with congestion
+# control CC; prints CC if ss -ti showed it on the flow while it ran
+flow()
+{
+	local pid
+
+	ip netns exec "$ns" iperf3 -s -D -1 -B 127.0.0.1 -I $pidfile > /dev/null 2>&1
+	sleep 0.5
+	ip netns exec "$ns" iperf3 -c 127.0.0.1 -t 3 -C "$1" > /dev/null 2>&1 &
+	pid=$!
+	# until the client is done: its first start in a boot can be slow
+	while kill -0 $pid 2> /dev/null; do
+		ip netns exec "$ns" ss -tinH dst 127.0.0.1:5201 |
+			grep -qE "(^|[[:space:]])$1([[:space:]]|$)" && { echo "$1"; break; }
+		sleep 0.2
+	done
+	wait $pid
+}
+
+h0=$(ctr tcp_hpcc flows)
+n0=$(ctr tcp_hpcc flows_no_csig)
+o0=$(ctr csig_opt negotiated)
+seen=$(flow hpcc)
+rc=$?
+ktap_expect "hpcc: a flow over loopback ran with it (ss: '$seen'), its counters and tcp_csig_opt's moved" \
+	"$rc == 0 && \"$seen\" == \"hpcc\" && $(ctr tcp_hpcc flows) + $(ctr tcp_hpcc flows_no_csig) > $h0 + $n0 && $(ctr csig_opt negotiated) > $o0" \
+	"hpcc flows $(ctr tcp_hpcc flows) (was $h0), without CSIG $(ctr tcp_hpcc flows_no_csig) (was $n0); csig_opt negotiated $(ctr csig_opt negotiated) (was $o0)"
+l0=$(ctr tcp_ldcp flows)
+a0=$(ctr tcp_ldcp acks)
+seen=$(flow ldcp)
+rc=$?
+ktap_expect "ldcp: a flow over loopback ran with it (ss: '$seen'), its counters moved" \
+	"$rc == 0 && \"$seen\" == \"ldcp\" && $(ctr tcp_ldcp flows) > $l0 && $(ctr tcp_ldcp acks) > $a0" \
+	"ldcp flows $(ctr tcp_ldcp flows) (was $l0), acks $(ctr tcp_ldcp acks) (was $a0)"
+
+step "modprobe -r tcp_hpcc tcp_ldcp tcp_csig_opt" \
+	modprobe -r tcp_hpcc tcp_ldcp tcp_csig_opt
+left=
+for m in $mods; do
+	[ -d /sys/module/$m ] && left="$left $m"
+done
+ktap_expect "none of them is loaded any more" "\"$left\" == \"\"" "left:$left"
+
+step "dkms remove --all" dkms remove -m "$name" -v "$ver" --all --no-depmod
+restore_dep
+left=$(ls /lib/modules/"$k"/updates/dkms/tcp_* 2> /dev/null)
+ktap_expect "the modules are gone from /lib/modules/$k and modprobe no longer finds them" \
+	"$([ -z "$left" ] && ! modinfo -n tcp_hpcc > /dev/null 2>&1 && echo 1 || echo 0) == 1" \
+	"left: $left"
+st=$(dkms status -m "$name" 2>&1)
+ktap_expect "dkms status: $name is not known any more" \
+	"$(grep -c "^$name/" <<< "$st") == 0" "$st"
+
+ktap_finished
