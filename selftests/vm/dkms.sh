@@ -14,11 +14,20 @@
 # modules) and dkms runs it on install and on remove.  The install's is
 # the one modprobe needs; dkms remove runs with --no-depmod, and the
 # kernel's own modules.dep files, saved before the install, are put back.
+#
+# The package is the same source for every kernel, and under TCG the
+# compiling and the depmod cost 4.7 minutes on 6.1 and 6.6 on 6.12: the
+# suite runs it on its 6.1 target only, so that it stays well under 30
+# minutes for both kernels.
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 . "$here/../lib/ktap.sh"
 
 k=$(uname -r)
+case $k in
+6.1.*) ;;
+*) ktap_skip_all "the DKMS package is tested on the 6.1 target (4.7 minutes of TCG there, 6.6 here)" ;;
+esac
 mods="tcp_csig_opt tcp_hpcc tcp_ldcp"
 name=$(sed -n 's/^PACKAGE_NAME="\(.*\)"/\1/p' "$top/dkms.conf")
 ver=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' "$top/dkms.conf")
