@@ -47,7 +47,7 @@ TOPO_RATE=${RATE_MBIT}mbit
 T_MS=4
 CC_T_MS=$T_MS
 
-ktap_plan 32
+ktap_plan 33
 [ -f "$HPCC_KO" ] && [ -x "$HPCCSTAT" ] || { echo "Bail out! run make first"; exit 1; }
 ctr() { topo_exec "$1" awk -v k="$2" '$1 == k { print $2 }' /proc/net/tcp_hpcc; }
 sx() { topo_csigctl "$@"; }
