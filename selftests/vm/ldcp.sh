@@ -186,7 +186,7 @@ ktap_expect "a loss in the first RTT: fast start ends with cw = the 5 packets ac
 # flows).  cw halves once for the episode however many times the timer
 # fires, and the ACKs after it grow cwnd from TCP's loss window: the
 # first must not find the halved cw already in place.
-to0=$(topo_nstat s1 TcpExtTCPTimeouts) l0=$(ctr s1 losses)
+to0=$(topo_nstat s1 TcpExtTCPTimeouts) l0=$(ctr s1 losses) fl0=$(ctr s1 fs_loss)
 echo 16384 > $KTAP_T/buffer_size_kb
 ktap_trace tcp_ldcp/ldcp_update 1
 topo_iperf_server 5201
@@ -205,6 +205,8 @@ to=$(($(topo_nstat s1 TcpExtTCPTimeouts) - to0)) lo=$((${l1:-0} - ${l0:-0}))
 read -r nl cw0 cw1 cnext ev <<< "$(jq -r '[(.losses | length), (.losses[0].after.cw_old // -1),
 	(.losses[0].after.cw // -1), (.losses[0].next.cwnd // -1), (.losses[0].next.event // "none")] |
 	map(tostring) | join(" ")' <<< "$lt")"
+evs=$(grep -o 'rport=5201 .*event=[a-z_]*' $KTAP_T/trace | sed 's/.*event=//' | sort | uniq -c | xargs)
+ktap_diag "RTO: events $evs; fs_loss +$(($(ctr s1 fs_loss) - fl0))"
 ktap_diag "RTO: timeouts +$to, losses +$lo, $nl loss events, cw $cw0 -> $cw1 (2^-16 packets); the next ACK: cwnd $cnext (event $ev)"
 ktap_expect "an RTO: cw halved once for the episode; the next ACK finds TCP's loss window, below the halved cw" \
 	"$rc == 0 && $to >= 1 && $lo == 1 && $nl == 1 && $cw1 == int($cw0 / 2) && $cw0 >= 4 * 65536 && $cnext >= 1 && $cnext < int($cw1 / 65536)"
