@@ -518,6 +518,19 @@ static unsigned int ldcp_fs_out(void *priv, struct sk_buff *skb,
 	if (!ca->fs_ect || ca->st.phase != LDCP_FAST_START)
 		return NF_ACCEPT;
 	v4 = state->pf == NFPROTO_IPV4;
+	/*
+	 * skb->sk stays the TCP socket through encapsulation: only the
+	 * socket's own segment is ours, not a tunnel's outer packet (its
+	 * protocol is not TCP, or its transport header is not right behind
+	 * it), whose ECN field is the tunnel's (RFC 6040).
+	 */
+	if (v4 && (ip_hdr(skb)->protocol != IPPROTO_TCP ||
+		   skb_transport_offset(skb) != skb_network_offset(skb) + ip_hdrlen(skb)))
+		return NF_ACCEPT;
+	if (!v4 && (ipv6_hdr(skb)->nexthdr != IPPROTO_TCP ||
+		    skb_transport_offset(skb) !=
+		    skb_network_offset(skb) + sizeof(struct ipv6hdr)))
+		return NF_ACCEPT;
 	if (v4 ? INET_ECN_is_not_ect(ip_hdr(skb)->tos) :
 	    INET_ECN_is_not_ect(ipv6_get_dsfield(ipv6_hdr(skb))))
 		return NF_ACCEPT;
@@ -525,6 +538,8 @@ static unsigned int ldcp_fs_out(void *priv, struct sk_buff *skb,
 	    !pskb_may_pull(skb, skb_transport_offset(skb) + sizeof(*th)))
 		return NF_ACCEPT;
 	th = tcp_hdr(skb);
+	if (th->source != inet_sk(sk)->inet_sport || th->dest != inet_sk(sk)->inet_dport)
+		return NF_ACCEPT;
 	len = skb->len - skb_transport_offset(skb);
 	if (th->doff < 5 || th->syn || len <= th->doff * 4)
 		return NF_ACCEPT;
