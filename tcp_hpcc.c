@@ -351,10 +351,17 @@ static void hpcc_init(struct sock *sk)
 static int hpcc_sample(const struct sock *sk, struct hpcc *ca, u64 t_ns,
 		       u32 *u, u64 *ts)
 {
-	unsigned int in = READ_ONCE(input);
-	struct csig_opt_sample a, b;
+	unsigned int in = READ_ONCE(input), want = 0, got;
+	/* one read of the flow's samples: up to ABW/C, PD, U, in type order */
+	struct csig_opt_sample sm[3], a, b;
 
-	if (in != IN_STD && !csig_opt_read(sk, CSIG_T_U, &a)) {
+	if (in != IN_STD)
+		want |= BIT(CSIG_T_U);
+	if (in != IN_U)
+		want |= BIT(CSIG_T_ABWC) | BIT(CSIG_T_PD);
+	got = csig_opt_read_mask(sk, want, sm);
+	if (got & BIT(CSIG_T_U)) {
+		a = sm[hweight32(want) - 1];	/* the highest type */
 		if (a.t_ns == ca->seen_ns[0] && ca->source == SRC_U)
 			return 0;
 		ca->seen_ns[0] = a.t_ns;
@@ -362,11 +369,12 @@ static int hpcc_sample(const struct sock *sk, struct hpcc *ca, u64 t_ns,
 		*ts = a.t_ns;
 		return SRC_U;
 	}
-	if (in == IN_U)
-		return 0;
 	/* u = max(PD) / T + 1 - min(ABW/C): both must be there */
-	if (csig_opt_read(sk, CSIG_T_PD, &a) || csig_opt_read(sk, CSIG_T_ABWC, &b))
+	if ((got & (BIT(CSIG_T_ABWC) | BIT(CSIG_T_PD))) !=
+	    (BIT(CSIG_T_ABWC) | BIT(CSIG_T_PD)))
 		return 0;
+	b = sm[0];		/* ABW/C, type 1 */
+	a = sm[1];		/* PD, type 2 */
 	if (a.t_ns == ca->seen_ns[0] && b.t_ns == ca->seen_ns[1] &&
 	    ca->source == SRC_STD)
 		return 0;
