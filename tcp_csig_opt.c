@@ -544,20 +544,47 @@ static bool req_would_accept(const struct sock *sk, const struct tcphdr *th)
 	       !after(seq, treq->rcv_isn + 1 + req->rsk_rcv_wnd);
 }
 
+/* A syncookie TCP would accept (it builds the connection from it). */
+static bool cookie_valid(struct sk_buff *skb, const struct tcphdr *th)
+{
+#if IS_ENABLED(CONFIG_SYN_COOKIES)
+#ifdef CSIG_COOKIE_CHECK_NO_COOKIE
+	if (!skb_is_ipv6(skb))
+		return __cookie_v4_check(ip_hdr(skb), th) > 0;
+#if IS_ENABLED(CONFIG_IPV6)
+	return __cookie_v6_check(ipv6_hdr(skb), th) > 0;
+#endif
+#else
+	u32 cookie = ntohl(th->ack_seq) - 1;
+
+	if (!skb_is_ipv6(skb))
+		return __cookie_v4_check(ip_hdr(skb), th, cookie) > 0;
+#if IS_ENABLED(CONFIG_IPV6)
+	return __cookie_v6_check(ipv6_hdr(skb), th, cookie) > 0;
+#endif
+#endif
+#endif
+	return false;
+}
+
 /*
  * Would TCP accept this segment on a connection?  0, or the counter of the
  * test that failed (C_OPTS_NO_SOCKET: no such connection).  A segment for
  * a request socket is one that completes the handshake: over veth, the
- * first data can overtake the handshake's ACK on another CPU.
+ * first data can overtake the handshake's ACK on another CPU.  @cookie:
+ * where no socket has it, an ACK that carries a valid syncookie completes
+ * a handshake too (TCP builds the connection from it).
  */
 static int seg_acceptable(struct net *net, struct sk_buff *skb,
-			  const struct tcphdr *th, unsigned int payload, int sdif)
+			  const struct tcphdr *th, unsigned int payload, int sdif,
+			  bool cookie)
 {
 	struct sock *sk = sk_lookup(net, skb, th, sdif);
 	int why = C_OPTS_NO_SOCKET;
 
 	if (!sk)
-		return why;
+		return cookie && !th->syn && !th->rst && th->ack &&
+		       cookie_valid(skb, th) ? 0 : why;
 	if (sk->sk_state == TCP_NEW_SYN_RECV)
 		why = req_would_accept(sk, th) ? 0 : C_OOW_ACK;
 	else if (sk_fullsock(sk) && ((1 << sk->sk_state) & TCPF_LIVE))
@@ -634,7 +661,7 @@ static int csig_rcv(struct sk_buff *skb, struct net_device *dev,
 		rcu_read_lock();
 		f = flow_lookup(&k, key_hash(&k));
 		neg = f && (READ_ONCE(f->state) & F_NEGOTIATED);
-		if (neg && seg_acceptable(net, skb, th, seg_payload(skb, th, nh), -1)) {
+		if (neg && seg_acceptable(net, skb, th, seg_payload(skb, th, nh), -1, false)) {
 			count(net, C_TAGS_OUT_OF_WINDOW);
 			neg = false;
 		} else if (neg) {
@@ -802,11 +829,18 @@ static unsigned int data_room(struct sk_buff *skb, const struct tcphdr *th,
 	return min(budget - used, mtu - ipl);
 }
 
+/* Append the handshake option (4 bytes: no padding). */
+static int append_syn_opt(struct sk_buff *skb, unsigned int nh)
+{
+	u8 opt[CSIG_OPT_HDR_LEN];
+
+	return append_opt(skb, nh, opt, csig_opt_put_syn(opt, sizeof(opt)));
+}
+
 /* SYNs: the offer, and a clean start for the connection's state. */
 static void csig_out_syn(struct net *net, struct sk_buff *skb, unsigned int nh,
 			 const struct flow_key *k)
 {
-	u8 opt[CSIG_OPT_HDR_LEN], buf[CSIG_OPT_HDR_LEN];
 	struct flow *f;
 
 	if (!READ_ONCE(offer) || seg_signed(tcp_hdr(skb))) {
@@ -818,7 +852,7 @@ static void csig_out_syn(struct net *net, struct sk_buff *skb, unsigned int nh,
 	f = flow_get(net, k);
 	if (!f)
 		return;
-	if (append_opt(skb, nh, buf, pad_opt(buf, opt, csig_opt_put_syn(opt, sizeof(opt))))) {
+	if (append_syn_opt(skb, nh)) {
 		count(net, C_OPTS_NO_ROOM);
 		flow_drop(k);
 		return;
@@ -834,7 +868,6 @@ static void csig_out_syn(struct net *net, struct sk_buff *skb, unsigned int nh,
 static void csig_out_synack(struct net *net, struct sk_buff *skb, unsigned int nh,
 			    const struct flow_key *k)
 {
-	u8 opt[CSIG_OPT_HDR_LEN], buf[CSIG_OPT_HDR_LEN];
 	const struct csig_syn_note *sn;
 	bool ok;
 
@@ -852,7 +885,7 @@ static void csig_out_synack(struct net *net, struct sk_buff *skb, unsigned int n
 		count(net, C_OPTS_SIGNED);
 		return;
 	}
-	if (append_opt(skb, nh, buf, pad_opt(buf, opt, csig_opt_put_syn(opt, sizeof(opt))))) {
+	if (append_syn_opt(skb, nh)) {
 		count(net, C_OPTS_NO_ROOM);
 		return;
 	}
@@ -996,54 +1029,6 @@ static bool synack_valid(struct net *net, struct sk_buff *skb,
 	return ok;
 }
 
-/* A syncookie TCP would accept (it builds the connection from it). */
-static bool cookie_valid(struct sk_buff *skb, const struct tcphdr *th)
-{
-#if IS_ENABLED(CONFIG_SYN_COOKIES)
-#ifdef CSIG_COOKIE_CHECK_NO_COOKIE
-	if (!skb_is_ipv6(skb))
-		return __cookie_v4_check(ip_hdr(skb), th) > 0;
-#if IS_ENABLED(CONFIG_IPV6)
-	return __cookie_v6_check(ipv6_hdr(skb), th) > 0;
-#endif
-#else
-	u32 cookie = ntohl(th->ack_seq) - 1;
-
-	if (!skb_is_ipv6(skb))
-		return __cookie_v4_check(ip_hdr(skb), th, cookie) > 0;
-#if IS_ENABLED(CONFIG_IPV6)
-	return __cookie_v6_check(ipv6_hdr(skb), th, cookie) > 0;
-#endif
-#endif
-#endif
-	return false;
-}
-
-/*
- * A passive open's confirmation: the active opener's option on a segment
- * that completes the handshake (the request socket's ISNs, or a
- * syncookie) or that the established connection accepts.  Only then does
- * the passive end keep state for the flow.
- */
-static bool confirm_valid(struct net *net, struct sk_buff *skb,
-			  const struct tcphdr *th, unsigned int payload, int sdif)
-{
-	struct sock *sk = sk_lookup(net, skb, th, sdif);
-	bool ok = false;
-
-	if (th->syn || th->rst || !th->ack)
-		ok = false;
-	else if (!sk)
-		ok = cookie_valid(skb, th);
-	else if (sk->sk_state == TCP_NEW_SYN_RECV)
-		ok = req_would_accept(sk, th);
-	else if (sk_fullsock(sk) && ((1 << sk->sk_state) & TCPF_LIVE))
-		ok = !tcp_would_accept(sk, th, payload);
-	if (sk)
-		sock_gen_put(sk);
-	return ok;
-}
-
 static unsigned int csig_in(void *priv, struct sk_buff *skb,
 			    const struct nf_hook_state *state)
 {
@@ -1110,8 +1095,14 @@ static unsigned int csig_in(void *priv, struct sk_buff *skb,
 		goto out;
 	}
 	if (!f && READ_ONCE(accept_offers)) {
-		/* the active opener's first segments: a passive open confirmed? */
-		if (!confirm_valid(net, skb, th, payload, sdif)) {
+		/*
+		 * The active opener's first segments: a passive open is
+		 * confirmed by one that completes the handshake as TCP
+		 * checks it (the request socket's ISNs, or a syncookie) or
+		 * that the established connection accepts.  Only then does
+		 * the passive end keep state for the flow.
+		 */
+		if (seg_acceptable(net, skb, th, payload, sdif, true)) {
 			count(net, C_CONFIRM_INVALID);
 			trace_csig_opt_option(ntohs(k.lport), ntohs(k.rport),
 					      "confirm_invalid", n, ntohl(th->seq),
@@ -1136,7 +1127,7 @@ static unsigned int csig_in(void *priv, struct sk_buff *skb,
 	}
 	if (n == 0)		/* a confirmation: nothing more to it */
 		goto out;
-	why = seg_acceptable(net, skb, th, payload, sdif);
+	why = seg_acceptable(net, skb, th, payload, sdif, false);
 	if (why) {
 		bool live = why != C_OPTS_NO_SOCKET;
 
