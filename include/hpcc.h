@@ -29,31 +29,7 @@
 
 #include <linux/types.h>
 
-#ifdef __KERNEL__
-#include <linux/math64.h>
-#elif !defined(_DCC_DIV64_USER)
-#define _DCC_DIV64_USER
-/*
- * linux/math64.h's divisions, for userspace: the kernel's link on 32-bit
- * hosts only through these, never through a plain '/' or '%' on 64 bits.
- * The same block is in ldcp.h, under the same guard.
- */
-static inline __u64 div_u64_rem(__u64 dividend, __u32 divisor, __u32 *remainder)
-{
-	*remainder = dividend % divisor;
-	return dividend / divisor;
-}
-
-static inline __u64 div_u64(__u64 dividend, __u32 divisor)
-{
-	return dividend / divisor;
-}
-
-static inline __u64 div64_u64(__u64 dividend, __u64 divisor)
-{
-	return dividend / divisor;
-}
-#endif
+#include "div64.h"
 
 #define HPCC_FRAC_SHIFT		20
 #define HPCC_FRAC_ONE		0x100000U	/* 1 << HPCC_FRAC_SHIFT */
