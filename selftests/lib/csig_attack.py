@@ -24,28 +24,16 @@ The TPIDs, the tag layout and the option's kind and ExID are read from
 include/csig.h and include/csig_opt.h, which own them.
 """
 import logging
-import os
 import random
-import re
 import sys
 
 logging.getLogger("scapy.runtime").setLevel(logging.ERROR)
 from scapy.all import (Ether, IP, IPv6, TCP, Raw, sendp, sniff,  # noqa: E402
                        conf)
 
+from csig_consts import consts  # noqa: E402
+
 conf.verb = 0
-INC = os.path.join(os.path.dirname(__file__), "..", "..", "include")
-
-
-def consts():
-    c = {}
-    for f in ("csig.h", "csig_opt.h"):
-        for m in re.finditer(r"#define\s+(CSIG_\w+)\s+(0x[0-9a-fA-F]+|\d+)\b",
-                             open(os.path.join(INC, f)).read()):
-            c[m.group(1)] = int(m.group(2), 0)
-    return c
-
-
 C = consts()
 TPC = C["CSIG_TPID_COMPACT"]
 KIND, EXID = C["CSIG_OPT_KIND"], C["CSIG_OPT_EXID"]

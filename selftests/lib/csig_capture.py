@@ -11,22 +11,12 @@ the TCP sequence number, 0 when not IPv4 TCP), then a
 summary line "# frames N tagged M".  The TPIDs and the bit layout are
 read from include/csig.h, which owns them.
 """
-import os
-import re
 import socket
 import struct
 import sys
 import time
 
-HDR = os.path.join(os.path.dirname(__file__), "..", "..", "include", "csig.h")
-
-
-def consts():
-    c = {}
-    for m in re.finditer(r"#define\s+(CSIG_\w+)\s+(0x[0-9a-fA-F]+|\d+)",
-                         open(HDR).read()):
-        c[m.group(1)] = int(m.group(2), 0)
-    return c
+from csig_consts import consts
 
 
 def main():
