@@ -7,10 +7,18 @@
 A packet socket sees a frame before tc ingress does, so the tag is still
 there when a strip role runs on the same device.  One line per tagged
 frame: "FORMAT TYPE S LM LENGTH SEQ" (format 0 compact, 1 expanded; SEQ
-the TCP sequence number, 0 when not IPv4 TCP), then a
-summary line "# frames N tagged M".  The TPIDs and the bit layout are
-read from include/csig.h, which owns them.
+the TCP sequence number, 0 when not IPv4 TCP), then a summary line
+"# frames N tagged M".  The TPIDs and the bit layout are read from
+include/csig.h, which owns them.
+
+The window of SECONDS starts once the socket is bound, which the first
+line, "# ready", says (flushed at once): under TCG starting python takes
+a second or more, so a caller that needs tags from a moment on waits for
+that line.  SIGTERM ends the window early, the summary still printed: a
+caller that needs the tags up to an event of its own stops the capture
+after it.
 """
+import signal
 import socket
 import struct
 import sys
@@ -27,9 +35,12 @@ def main():
     s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(3))
     s.bind((ifname, 0))
     s.settimeout(0.2)
+    stop = []
+    signal.signal(signal.SIGTERM, lambda *_: stop.append(1))
+    print("# ready", flush=True)
     end = time.time() + secs
     frames = tagged = 0
-    while time.time() < end and tagged < maxf:
+    while time.time() < end and tagged < maxf and not stop:
         try:
             buf, addr = s.recvfrom(262144)
         except socket.timeout:

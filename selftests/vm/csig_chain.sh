@@ -74,6 +74,19 @@ done
 # the first python start reads it over 9p: not inside a measurement
 ip netns exec "${TOPO}r" python3 "$CAP" r-eth0 0.1 > /dev/null
 
+# cap_ready FILE: wait (up to 15 s) for a capture to bind its socket;
+# its window starts then, however long python took to start
+cap_ready()
+{
+	local k
+
+	for k in $(seq 150); do
+		grep -q '^# ready' "$1" && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
 names=(abw abwc pd u)
 codes=(0 1 2 7)
 for fmt in compact expanded; do
@@ -83,11 +96,16 @@ for fmt in compact expanded; do
 		sx s1 set s1-eth0 --types "$t" --format $fmt --select all
 		sleep 0.3
 		cap=$(mktemp)
-		timeout 10 ip netns exec "${TOPO}r" python3 "$CAP" r-eth0 1.8 > "$cap" &
+		timeout 20 ip netns exec "${TOPO}r" python3 "$CAP" r-eth0 15 > "$cap" &
 		cpid=$!
+		cap_ready "$cap"
 		sleep 1.2
-		# pause tagging: h2's trace then ends with packets r has seen
+		# pause tagging, then stop the capture once the last tagged
+		# frames are through: h2's trace then ends with packets r
+		# has seen, however long csigctl takes to start
 		sx s1 set s1-eth0 --select sk
+		sleep 0.3
+		kill -TERM $cpid
 		wait $cpid
 		sx h2 --json show p1 | jq -r '.[0].trace[] | @tsv' > "$cap.trace"
 		# h2's decisions (replaced, by TCP sequence number) against the
@@ -154,7 +172,9 @@ ktap_expect "GSO: every tag inserted was stripped at the receiver" \
 sx s1 attach s1-eth0 insert --format compact --types abw > /dev/null
 topo_exec r iperf3 -s -D -1 > /dev/null 2>&1
 sleep 0.3
-topo_exec s1 iperf3 -c "$TOPO_RCV_IP" -t 5 --fq-rate 20M > /dev/null 2>&1 &
+# long enough for two captures, each after python's start (seconds
+# under TCG); the flow is stopped once they are done
+topo_exec s1 iperf3 -c "$TOPO_RCV_IP" -t 30 --fq-rate 20M > /dev/null 2>&1 &
 flow=$!
 sleep 1
 cap=$(mktemp)
@@ -166,6 +186,7 @@ for fd in $(ls -l /proc/"$pid"/fd 2> /dev/null | awk '/socket:/ { print $9 }'); 
 done
 topo_exec r python3 "$CAP" r-eth0 1.5 > "$cap"
 kinds=$(awk '!/^#/ { print $1 "-" $2 }' "$cap" | sort -u | tr '\n' ' ')
+pkill iperf3
 wait $flow
 ktap_diag "flow table: $before tags before flagging, then kinds (format-type): $kinds"
 ktap_expect "flow table: a flagged socket rotates its own types, unflagged ones get none" \
@@ -177,7 +198,7 @@ sx h3 attach p1 strip > /dev/null
 sx r detach r-eth0 --ingress
 topo_exec r iperf3 -s -D -1 > /dev/null 2>&1
 sleep 0.3
-topo_exec s1 iperf3 -c "$TOPO_RCV_IP" -t 3 > /dev/null 2>&1 &
+topo_exec s1 iperf3 -c "$TOPO_RCV_IP" -t 5 > /dev/null 2>&1 &
 flow=$!
 sleep 0.5
 topo_exec r python3 "$CAP" r-eth0 1.5 > "$cap"
