@@ -26,7 +26,7 @@ KO=$top/build/$(uname -r)/tcp_csig_opt.ko
 PROBE=$top/build/$(uname -r)/kmod/csig_probe.ko
 P=/sys/module/tcp_csig_opt/parameters
 
-ktap_plan 33
+ktap_plan 34
 [ -f "$KO" ] && [ -x "$CSIGCTL" ] || { echo "Bail out! run make first"; exit 1; }
 sx() { topo_csigctl "$@"; }
 ctr() { topo_exec "$1" awk -v k="$2" '$1 == k { print $2 }' /proc/net/csig_opt; }
@@ -62,6 +62,28 @@ ev=$(grep -oE 'csig_opt_(tag|option|negotiation):' $T/trace 2> /dev/null | sort 
 ktap_diag "tracepoints: $ev"
 ktap_expect "tracepoints report tags, options and the handshake" \
 	"$(grep -c 'csig_opt_tag:.*recorded=1' $T/trace) > 0 && $(grep -c 'csig_opt_option:.* parsed ' $T/trace) > 0 && $(grep -c 'csig_opt_negotiation:.* negotiated' $T/trace) > 0"
+# the receiver's "sent" events, on the data connection (the port with
+# the most): r sends no data, so seq stays put (but for its FIN) and
+# ack only grows.  The
+# header is read after append_opt() moved it; read through the pointer
+# from before, the event showed the bytes "len" further on (window and
+# checksum)
+read -r ns nseq span back <<< "$(awk '/csig_opt_option:.* sent / && / lport=5201 / {
+		match($0, / rport=[0-9]+/); r = substr($0, RSTART + 7, RLENGTH - 7)
+		match($0, / seq=[0-9]+/); q = substr($0, RSTART + 5, RLENGTH - 5)
+		match($0, / ack=[0-9]+/); a = substr($0, RSTART + 5, RLENGTH - 5)
+		n[r]++; if (!((r, q) in sq)) { sq[r, q] = 1; nq[r]++ }
+		if (n[r] == 1) a0[r] = a
+		else { d = (a - last[r] + 4294967296) % 4294967296
+			if (d >= 2147483648) bk[r]++ }
+		last[r] = a
+	}
+	END { for (r in n) if (n[r] > n[m] + 0) m = r
+		if (m == "") print 0, 0, 0, 0
+		else print n[m], nq[m], (last[m] - a0[m] + 4294967296) % 4294967296, bk[m] + 0 }' $T/trace)"
+ktap_diag "r's options on the data connection: $ns events, $nseq distinct seq, ack advanced $span bytes, went back $back times"
+ktap_expect "the option tracepoint reports the segment's own seq and ack" \
+	"$ns >= 20 && $nseq <= 2 && $span > 1000000 && $back == 0"
 ktap_diag "s1: $(topo_exec s1 cat /proc/net/csig_opt | awk '$2 > 0' | tr '\n' ' ')"
 ktap_diag "r:  $(topo_exec r cat /proc/net/csig_opt | awk '$2 > 0' | tr '\n' ' ')"
 ktap_expect "both ends: the SYN offered, the SYN-ACK accepted" \
