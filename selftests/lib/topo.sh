@@ -174,10 +174,15 @@ topo_set_leaf()
 # topo_red_ecn K: the leaf for DCTCP-style marking, RED with ECN at K bytes
 # of the instantaneous queue (min K, max K + 1, probability 1: every
 # ECN-capable packet arriving above K is marked, others are dropped).
+# red averages the queue with a weight tc derives from burst; the least
+# burst tc takes, K / avpkt rounded up, gives the largest, 1/2 ("ewma 1"
+# in tc -d qdisc show), the nearest red comes to the instantaneous queue
+# the DCTCP paper marks on (burst one more gives 1/4, an average over
+# about four packets).
 topo_red_ecn()
 {
-	echo "red limit 1000000 min $1 max $(($1 + 1)) avpkt 1500 burst 21" \
-		"probability 1.0 bandwidth $TOPO_RATE ecn"
+	echo "red limit 1000000 min $1 max $(($1 + 1)) avpkt 1500" \
+		"burst $((($1 + 1499) / 1500)) probability 1.0 bandwidth $TOPO_RATE ecn"
 }
 
 # topo_tx_bytes: bytes sent through the bottleneck so far
