@@ -325,9 +325,12 @@ static void ldcp_in_ack_event(struct sock *sk, u32 flags)
 }
 
 /*
- * A loss episode, once (tcp_dctcp.c's rule): entering fast recovery, or
- * an RTO that TCP counts as a new reduction (CA_EVENT_LOSS).  In fast
- * start it ends it (cw = what was acknowledged); in the stable stage,
+ * A loss episode, once: entering fast recovery or the loss state (an
+ * RTO).  tcp_dctcp.c counts an RTO only when TCP counts it as a new
+ * reduction (CA_EVENT_LOSS), which an RTO in CWR is not; ldcp counts
+ * that one too, as CWR, which TCP enters at an ECE, does not touch cw
+ * (ldcp_set_state()).  In fast start it ends it (cw = what was
+ * acknowledged); in the stable stage,
  * where WRED/ECN should leave none, cw halves (a departure: the draft
  * does not say, and a TCP must respond).  After an RTO, ldcp_apply()
  * lets snd_cwnd grow back from TCP's loss window to cw.
@@ -356,9 +359,12 @@ static void ldcp_react_to_loss(struct sock *sk)
 }
 
 /*
- * An episode ends when TCP leaves recovery; one that TCP entered again
- * within it (an RTO in fast recovery, a timer that backs off) is the
- * same episode.
+ * An episode starts when TCP enters recovery or the loss state, and ends
+ * when it leaves them; one that TCP entered again within it (an RTO in
+ * fast recovery, a timer that backs off) is the same episode.  An RTO
+ * that TCP counts reaches ldcp_cwnd_event() first (tcp_enter_loss()
+ * sends CA_EVENT_LOSS before it sets the state); one in CWR only comes
+ * here.
  */
 static void ldcp_set_state(struct sock *sk, u8 new_state)
 {
@@ -366,8 +372,7 @@ static void ldcp_set_state(struct sock *sk, u8 new_state)
 
 	if (new_state < TCP_CA_Recovery)
 		ca->in_loss = 0;
-	else if (new_state == TCP_CA_Recovery &&
-		 new_state != inet_csk(sk)->icsk_ca_state)
+	else if (new_state != inet_csk(sk)->icsk_ca_state)
 		ldcp_react_to_loss(sk);
 }
 

@@ -185,7 +185,12 @@ ktap_expect "a loss in the first RTT: fast start ends with cw = the 5 packets ac
 # in the middle of a flow (a rule in the chain above, made before the
 # flows).  cw halves once for the episode however many times the timer
 # fires, and the ACKs after it grow cwnd from TCP's loss window: the
-# first must not find the halved cw already in place.
+# first must not find the halved cw already in place.  The switch marks
+# the flow's packets CE for 0.3 s first, as a congested queue would: an
+# ECE puts TCP in CWR, and an RTO in CWR is one TCP does not count as a
+# new reduction (no CA_EVENT_LOSS), but it is a loss episode for ldcp,
+# whose window CWR does not touch.  beta is 0.001 while the switch marks,
+# so that the marks leave cw where it was.
 to0=$(topo_nstat s1 TcpExtTCPTimeouts) l0=$(ctr s1 losses) fl0=$(ctr s1 fs_loss)
 echo 16384 > $KTAP_T/buffer_size_kb
 ktap_trace tcp_ldcp/ldcp_update 1
@@ -193,9 +198,13 @@ topo_iperf_server 5201
 topo_exec s1 iperf3 -c "$TOPO_RCV_IP" -t 5 > /dev/null 2>&1 &
 p=$!
 sleep 1.5
+echo 1 > $P/beta_milli
+topo_exec sw nft add rule bridge ldcpt f ip daddr "$TOPO_RCV_IP" tcp dport 5201 ip ecn set ce
+sleep 0.3
 topo_exec sw nft add rule bridge ldcpt f ip daddr "$TOPO_RCV_IP" tcp dport 5201 drop
 sleep 0.6
 topo_exec sw nft flush chain bridge ldcpt f
+echo 500 > $P/beta_milli
 wait $p
 rc=$?
 ktap_trace tcp_ldcp/ldcp_update 0
