@@ -121,7 +121,8 @@ BENCH_PYTHON ?= /usr/bin/python3
 # settings for every benchmark, as run.sh's arguments: the guest gets no
 # environment from the host
 BENCH_SET = $(if $(ROUNDS),ROUNDS=$(ROUNDS)) $(if $(CCS),'CCS=$(CCS)') \
-	$(if $(TRACE),TRACE=$(TRACE)) $(if $(RATES),'RATES=$(RATES)')
+	$(if $(TRACE),TRACE=$(TRACE)) $(if $(RATES),'RATES=$(RATES)') \
+	$(if $(PROFILE),PROFILE=$(PROFILE))
 bench: unit modules
 	@echo "  BENCH   BPF programs, ns per packet (host)"
 	@if [ "$$(stat -f -c %T /sys/fs/bpf 2>/dev/null)" = bpf_fs ]; then \

@@ -21,6 +21,8 @@
 SCENARIO=ackcost
 here_ac=$(cd "$(dirname "$0")/../lib" && pwd)
 . "$here_ac/topo.sh"
+# its own path, set below: PROFILE (cc.sh) is for the scenarios
+PROFILE=small
 . "$here_ac/cc.sh"
 
 ROUNDS=${ROUNDS:-3}

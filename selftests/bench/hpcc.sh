@@ -73,6 +73,8 @@ top=$(cd "$here/../.." && pwd)
 . "$here/../lib/bench.sh"
 . "$here/../lib/iperf.sh"
 . "$here/../lib/ktap.sh"
+# its own path, set below: PROFILE (cc.sh) is for the scenarios
+PROFILE=small
 . "$here/../lib/cc.sh"
 
 ROUNDS=${ROUNDS:-3}

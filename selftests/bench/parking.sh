@@ -13,7 +13,8 @@
 SCENARIO=parking
 here_pk=$(cd "$(dirname "$0")/../lib" && pwd)
 . "$here_pk/topo.sh"
-. "$here_pk/cc.sh"
+. "$here_pk/cc.sh" || exit 2
+SCENARIO=$CC_PREFIX$SCENARIO
 . "$here_pk/parking.sh"
 
 ROUNDS=${ROUNDS:-3}

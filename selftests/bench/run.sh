@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# run.sh [ROUNDS=N] [CCS=LIST] [TRACE=0|1] [RATES=LIST] [BENCH...]:
+# run.sh [ROUNDS=N] [CCS=LIST] [TRACE=0|1] [RATES=LIST] [PROFILE=small|dc]
+# [BENCH...]:
 # inside the VM (make bench), run each selftests/bench/*.sh (except this
 # one, and ackcost.sh, which wants a guest of its own with one vCPU) or
 # the named ones (a path or a name: make bench BENCH="hpcc csig_opt");
@@ -31,9 +32,15 @@ here=$(cd "$(dirname "$0")" && pwd)
 # the guest gets no environment from the host: settings come as
 # arguments (make bench ROUNDS=5), for every benchmark; CCS, the
 # algorithms of the benchmarks that take a list (hpcc.sh); TRACE, the
-# hpcc benchmark's events (hpcc.sh); RATES, its bottlenecks (hpcc.sh)
+# hpcc benchmark's events (hpcc.sh); RATES, its bottlenecks (hpcc.sh);
+# PROFILE, the path's scale for the scenarios on selftests/lib/cc.sh
+# (small or dc)
 while [[ $# -gt 0 && ( $1 == ROUNDS=* || $1 == CCS=* || $1 == TRACE=* ||
-			$1 == RATES=* ) ]]; do
+			$1 == RATES=* || $1 == PROFILE=* ) ]]; do
+	if [[ $1 == PROFILE=* && ! $1 =~ ^PROFILE=(small|dc)$ ]]; then
+		echo "run.sh: PROFILE is small or dc, not '${1#PROFILE=}'" >&2
+		exit 2
+	fi
 	if [[ $1 == TRACE=* && ! $1 =~ ^TRACE=[01]$ ]]; then
 		echo "run.sh: TRACE is 0 or 1, not '${1#TRACE=}'" >&2
 		exit 2

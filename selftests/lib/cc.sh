@@ -19,16 +19,51 @@
 # not).  Needs topo.sh; RATE_MBIT is the bottleneck's rate.
 
 CC_ALL="hpcc ldcp dctcp cubic bbr"
-CC_T_MS=${CC_T_MS:-4}
-CC_DCTCP_K=${CC_DCTCP_K:-30000}
+
+# PROFILE, the scale of the path (Documentation/results.rst), and what
+# scales with its BDP:
+#
+#   small  100 Mbit/s, 1 ms of netem on the ACK path: an idle round trip
+#          of 1.2-1.5 ms, a BDP of about 13 full-size packets
+#   dc     100 Mbit/s, 10 ms: about 10.2 ms idle, 128 KB, 88 packets,
+#          the BDP of a 100 Gbit/s fabric with 10 us of round trip
+#
+# hpcc's T (CC_T_MS) is the idle round trip and 3 ms for the emulated
+# hosts' delays under TCG (selftests/vm/hpcc.sh), W_init C T with it;
+# dctcp's K the DCTCP paper's C RTT / 7 in whole packets at dc (30 KB,
+# above it, at small, where it is 2.1-2.7 KB, below two packets and TCG's
+# bursts); ldcp's IW C times CC_LDCP_RTT_US, the idle round trip, and
+# its K_min and K_max (CC_LDCP_KMIN, three times it) one and three BDPs
+# at small (Documentation/tcp_ldcp.rst), dctcp's K and three times it
+# at dc.  Scenario names, and so the records, carry the profile at dc
+# (CC_PREFIX, "dc-").
+PROFILE=${PROFILE:-small}
+case $PROFILE in
+small)	CC_PREFIX=
+	CC_T_MS=${CC_T_MS:-4}
+	CC_DCTCP_K=${CC_DCTCP_K:-30000}
+	CC_LDCP_RTT_US=${CC_LDCP_RTT_US:-1500}
+	CC_LDCP_KMIN=${CC_LDCP_KMIN:-15000} ;;
+dc)	CC_PREFIX=dc-
+	TOPO_DELAY=10ms
+	CC_T_MS=${CC_T_MS:-13}
+	CC_DCTCP_K=${CC_DCTCP_K:-19500}
+	CC_LDCP_RTT_US=${CC_LDCP_RTT_US:-10200}
+	CC_LDCP_KMIN=${CC_LDCP_KMIN:-19500} ;;
+*)	echo "cc.sh: PROFILE is small or dc, not '$PROFILE'" >&2
+	return 2 ;;
+esac
 # C of the port model, per cent of the rate (selftests/bench/hpcc.sh)
 CC_CAP_PCT=${CC_CAP_PCT:-100}
 _cc_top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 
-# cc_red_ldcp: ldcp's leaf at RATE_MBIT
+# cc_red_ldcp: ldcp's leaf at RATE_MBIT, K_min CC_LDCP_KMIN and K_max
+# three times it, with the least burst tc takes (an average over about
+# two packets, Documentation/tcp_ldcp.rst)
 cc_red_ldcp()
 {
-	echo "red limit 1000000 min 15000 max 45000 avpkt 1500 burst 10" \
+	echo "red limit 1000000 min $CC_LDCP_KMIN max $((CC_LDCP_KMIN * 3))" \
+		"avpkt 1500 burst $(((CC_LDCP_KMIN + 1499) / 1500))" \
 		"probability 1 ecn bandwidth ${RATE_MBIT}mbit"
 }
 
@@ -43,11 +78,14 @@ cc_load()
 		insmod "$ko/tcp_hpcc.ko" line_rate_mbps="$RATE_MBIT" \
 			base_rtt_us=$((CC_T_MS * 1000)) nflows="$1" || return 1
 	grep -q '^tcp_ldcp ' /proc/modules ||
-		insmod "$ko/tcp_ldcp.ko" bw_mbps="$RATE_MBIT" base_rtt_us=1500 || return 1
+		insmod "$ko/tcp_ldcp.ko" bw_mbps="$RATE_MBIT" \
+			base_rtt_us="$CC_LDCP_RTT_US" || return 1
 	# loaded by an earlier scenario of the same boot: this one's values
 	echo "$1" > /sys/module/tcp_hpcc/parameters/nflows &&
 	echo "$RATE_MBIT" > /sys/module/tcp_hpcc/parameters/line_rate_mbps &&
-	echo "$RATE_MBIT" > /sys/module/tcp_ldcp/parameters/bw_mbps || return 1
+	echo "$RATE_MBIT" > /sys/module/tcp_ldcp/parameters/bw_mbps &&
+	echo "$((CC_T_MS * 1000))" > /sys/module/tcp_hpcc/parameters/base_rtt_us &&
+	echo "$CC_LDCP_RTT_US" > /sys/module/tcp_ldcp/parameters/base_rtt_us || return 1
 	modprobe -q tcp_dctcp && modprobe -q tcp_bbr && modprobe -q sch_red || return 1
 	# a namespace may default only to an allowed algorithm; a refused
 	# default leaks a module reference (selftests/vm/hpcc.sh)

@@ -15,7 +15,8 @@
 # which flows arrive and extra key=value pairs), then sources this.
 here_fx=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 . "$here_fx/topo.sh"
-. "$here_fx/cc.sh"
+. "$here_fx/cc.sh" || exit 2
+SCENARIO=$CC_PREFIX$SCENARIO
 
 ROUNDS=${ROUNDS:-3}
 CCS=${CCS:-$CC_ALL}
@@ -80,6 +81,7 @@ for ((r = 1; r <= ROUNDS; r++)); do
 			for ((i = 1; i <= NSENDERS; i++)); do
 				gens+=("$w/g$i.json")
 			done
+			FX_NAME=$CC_PREFIX$FX_NAME
 			python3 "$here_fx/fctrun.py" "$RESULTS/$FX_NAME-$cc-r$r.json" \
 				scenario="$FX_NAME" kind="$FX_KIND" cc="$cc" round="$r" \
 				kernel="$(uname -r)" rate_mbit="$RATE_MBIT" delay="$TOPO_DELAY" \

@@ -13,7 +13,8 @@
 # The caller sets SCENARIO, NFLOWS, LATE and SECS, then sources this.
 here_lf=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 . "$here_lf/topo.sh"
-. "$here_lf/cc.sh"
+. "$here_lf/cc.sh" || exit 2
+SCENARIO=$CC_PREFIX$SCENARIO
 
 ROUNDS=${ROUNDS:-3}
 CCS=${CCS:-$CC_ALL}
