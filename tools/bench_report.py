@@ -60,7 +60,7 @@ FCT_COLS = [
     ("errors", "failed", 1.0, "%.0f"),
     ("slowdown_p50", "slowdown p50", 1.0, "%.2f"),
     ("slowdown_p99", "slowdown p99", 1.0, "%.1f"),
-    ("small_p99", "<=20KB p99", 1.0, "%.1f"),
+    ("small_p99", "<=BDP p99", 1.0, "%.1f"),
     ("timeouts", "RTOs", 1.0, "%.0f"),
     ("drops", "drops", 1.0, "%.0f"),
     ("marks", "marks", 1.0, "%.0f"),
@@ -73,7 +73,7 @@ INCAST_COLS = FCT_COLS[1:9] + [
     ("start_skew_ms", "start skew ms", 1.0, "%.0f"),
 ] + FCT_COLS[12:]
 FCT_RATIOS = [("slowdown_p50", "slowdown p50"), ("slowdown_p99", "slowdown p99"),
-              ("small_p99", "<=20KB p99"), ("queue_p99_us", "queue p99"),
+              ("small_p99", "<=BDP p99"), ("queue_p99_us", "queue p99"),
               ("util", "util")]
 INCAST_RATIOS = [("qct_p50", "query slowdown p50"), ("qct_p99", "query slowdown p99"),
                  ("queue_p99_us", "queue p99"), ("timeouts", "RTOs")]
@@ -215,7 +215,9 @@ def pct(v, p):
 def bin_table(ccs, recs, rst):
     """FCT slowdown per size bin, the flows of all rounds pooled"""
     bins = list(recs[0]["metrics"]["bins"])
-    edges = [(0, 20e3), (20e3, 200e3), (200e3, 2e6), (2e6, float("inf"))]
+    # decades from one BDP (fctrun.py; 20 KB in records without it)
+    b = recs[0].get("bdp", 20e3)
+    edges = [(0, b), (b, 10 * b), (10 * b, 100 * b), (100 * b, float("inf"))]
     rows = []
     for cc in ccs:
         fl = [f for r in recs if r["cc"] == cc for f in r["series"]["fct"]]

@@ -36,15 +36,18 @@ CC_ALL="hpcc ldcp dctcp cubic bbr"
 # its K_min and K_max (CC_LDCP_KMIN, three times it) one and three BDPs
 # at small (Documentation/tcp_ldcp.rst), dctcp's K and three times it
 # at dc.  Scenario names, and so the records, carry the profile at dc
-# (CC_PREFIX, "dc-").
+# (CC_PREFIX, "dc-"); CC_BDP, the BDP in bytes (about), is the flow
+# scenarios' first size bin.
 PROFILE=${PROFILE:-small}
 case $PROFILE in
 small)	CC_PREFIX=
+	CC_BDP=20000
 	CC_T_MS=${CC_T_MS:-4}
 	CC_DCTCP_K=${CC_DCTCP_K:-30000}
 	CC_LDCP_RTT_US=${CC_LDCP_RTT_US:-1500}
 	CC_LDCP_KMIN=${CC_LDCP_KMIN:-15000} ;;
 dc)	CC_PREFIX=dc-
+	CC_BDP=128000
 	TOPO_DELAY=10ms
 	CC_T_MS=${CC_T_MS:-13}
 	CC_DCTCP_K=${CC_DCTCP_K:-19500}

@@ -89,6 +89,7 @@ for ((r = 1; r <= ROUNDS; r++)); do
 				qh0="$w/qh0" qh1="$w/qh1" ping="$w/ping" backlog="$w/backlog" \
 				backlog_dt=0.1 drops="$(topo_dropped)" marks="$(topo_qdisc_stat marked)" \
 				timeouts=$(($(cc_nstat_sum TcpExtTCPTimeouts "$NSENDERS") - to0)) \
+				bdp="$CC_BDP" \
 				"${FX_KV[@]}" -- "${gens[@]}" || rc=1
 			if [ -n "$KEEP_RAW" ]; then
 				mkdir -p "$RESULTS/raw" && mv "$w" "$RESULTS/raw/$FX_NAME-$cc-r$r"

@@ -21,6 +21,9 @@ key=value pairs give the run's description and the raw readings:
     backlog           the queue sampled every `backlog_dt` s (bytes)
     drops, marks      the bottleneck qdisc's counters for the run
     timeouts          retransmission timeouts of the senders (nstat)
+    bdp               the path's BDP in bytes, the first size bin's
+                      bound (20000, the small profile's, by default);
+                      the bins are decades from it
 
 FLOWGEN.json are the senders' flowgen.py outputs.  A flow's slowdown is
 its completion time over the ideal one, that of the flow alone on the
@@ -41,10 +44,28 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from longrun import pct, qstats  # noqa: E402
 
 PAYLOAD_SHARE = 1444.0 / 1510.0
-# (upper bound in bytes, label): decades from about one BDP of the
-# dumbbell (100 Mbit/s, 1.5 ms: 19 KB)
-BINS = [(20e3, "<=20KB"), (200e3, "20-200KB"), (2e6, "200KB-2MB"),
-        (float("inf"), ">2MB")]
+
+
+def size(b):
+    """bytes as the bins' labels give them: 20KB, 1.28MB"""
+    for unit, div in (("MB", 1e6), ("KB", 1e3)):
+        if b >= div:
+            return ("%.3g" % (b / div)) + unit
+    return "%dB" % b
+
+
+def bins(bdp):
+    """(upper bound in bytes, label): decades from one BDP, "<=20KB",
+    "20-200KB", "200KB-2MB", ">2MB" at the small profile's 20 KB"""
+    e = [bdp, 10 * bdp, 100 * bdp]
+    lab = ["<=" + size(e[0])]
+    for lo, hi in zip(e, e[1:]):
+        a, b = size(lo), size(hi)
+        if a[-2:] == b[-2:]:
+            a = a[:-2]
+        lab.append(a + "-" + b)
+    lab.append(">" + size(e[2]))
+    return list(zip(e + [float("inf")], lab))
 
 
 def slowdowns(v):
@@ -56,6 +77,7 @@ def main():
     i = sys.argv.index("--")
     kv = dict(a.split("=", 1) for a in sys.argv[2:i])
     rate = float(kv["rate_mbit"])
+    bns = bins(float(kv.get("bdp", 20e3)))
     rtt0_us = float(kv["rtt0_ms"]) * 1000.0
     bps = rate * 1e6 * PAYLOAD_SHARE
 
@@ -90,11 +112,11 @@ def main():
         "slowdown_p99": pct(sd, 99),
         "bins": {lab: slowdowns([f[2] for f in flows
                                  if lo < f[0] <= hi])
-                 for (lo, _), (hi, lab) in zip([(0, "")] + BINS, BINS)},
+                 for (lo, _), (hi, lab) in zip([(0, "")] + bns, bns)},
         "drops": int(kv.get("drops") or 0), "marks": int(kv.get("marks") or 0),
         "timeouts": int(kv.get("timeouts") or 0),
     }
-    small = [f[2] for f in flows if f[0] <= BINS[0][0]]
+    small = [f[2] for f in flows if f[0] <= bns[0][0]]
     m["small_p99"] = pct(small, 99)
     if kv["kind"] == "incast":
         nsend = len(sys.argv) - i - 1
@@ -119,6 +141,7 @@ def main():
         "load_pct": float(kv["load_pct"]) if "load_pct" in kv else None,
         "seeds": kv.get("seeds"), "rtt0_ms": float(kv["rtt0_ms"]),
         "size_scale": float(kv.get("size_scale", 1)),
+        "bdp": bns[0][0],
         "nsenders": len(sys.argv) - i - 1, "window": [0.0, float(kv["secs"])],
         "nflows": len(flows) + unfinished + errors,
         "metrics": m,
@@ -134,10 +157,10 @@ def main():
              (fmt(m["qct_p50"], "%.1f"), fmt(m["qct_p99"], "%.1f"), skew)
              if kv["kind"] == "incast" else "")
     print("%-11s r%d %-6s util %5.1f%%  queue p99 %s us  flows %d (unfinished %d, "
-          "failed %d)  slowdown p50 %s p99 %s, <=20KB p99 %s%s  timeouts %d drops %d marks %d" %
+          "failed %d)  slowdown p50 %s p99 %s, %s p99 %s%s  timeouts %d drops %d marks %d" %
           (rec["scenario"], rec["round"], rec["cc"], 100 * m["util"], fmt(q99, "%.0f"),
            len(flows), unfinished, errors, fmt(m["slowdown_p50"], "%.1f"),
-           fmt(m["slowdown_p99"], "%.1f"), fmt(m["small_p99"], "%.1f"), extra,
+           fmt(m["slowdown_p99"], "%.1f"), bns[0][1], fmt(m["small_p99"], "%.1f"), extra,
            m["timeouts"], m["drops"], m["marks"]))
 
 
