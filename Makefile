@@ -122,7 +122,7 @@ BENCH_PYTHON ?= /usr/bin/python3
 # environment from the host
 BENCH_SET = $(if $(ROUNDS),ROUNDS=$(ROUNDS)) $(if $(CCS),'CCS=$(CCS)') \
 	$(if $(TRACE),TRACE=$(TRACE)) $(if $(RATES),'RATES=$(RATES)') \
-	$(if $(PROFILE),PROFILE=$(PROFILE))
+	$(if $(PROFILE),PROFILE=$(PROFILE)) $(if $(LOADS),'LOADS=$(LOADS)')
 bench: unit modules
 	@echo "  BENCH   BPF programs, ns per packet (host)"
 	@if [ "$$(stat -f -c %T /sys/fs/bpf 2>/dev/null)" = bpf_fs ]; then \
