@@ -63,7 +63,9 @@ topo_exec s1 ethtool -K s1-eth0 tso off gso off > /dev/null
 ip -n "${TOPO}s1" link set s1-eth0 mtu 1496
 topo_exec r iperf3 -s -D -1 > /dev/null 2>&1
 sleep 0.3
-topo_exec s1 iperf3 -c "$TOPO_RCV_IP" -t 40 --fq-rate 10M > /dev/null 2>&1 &
+# longer than the eight captures below, each a python start and 2 s
+# (under TCG 4-6 s in all); stopped after them
+topo_exec s1 iperf3 -c "$TOPO_RCV_IP" -t 120 --fq-rate 10M > /dev/null 2>&1 &
 flow=$!
 # under TCG the connection takes a while: wait for h2 to see data
 for k in $(seq 50); do
@@ -131,9 +133,9 @@ for fmt in compact expanded; do
 		rm -f "$cap" "$cap.trace"
 	done
 done
-kill $flow 2> /dev/null
+# both ends (one PID namespace): the flow would run on for its 120 s
+pkill iperf3
 wait $flow 2> /dev/null
-topo_exec r pkill iperf3
 
 # GSO: super-packets with tags through the bottleneck, against no tags.
 # Offload is kept when h2 sees packets far above the MTU.
