@@ -211,14 +211,19 @@ ktap_trace tcp_ldcp/ldcp_update 0
 lt=$(python3 "$here/../lib/losstrace.py" $KTAP_T/trace ldcp_update 5201)
 l1=$(ctr s1 losses)
 to=$(($(topo_nstat s1 TcpExtTCPTimeouts) - to0)) lo=$((${l1:-0} - ${l0:-0}))
-read -r nl cw0 cw1 cnext ev <<< "$(jq -r '[(.losses | length), (.losses[0].after.cw_old // -1),
-	(.losses[0].after.cw // -1), (.losses[0].next.cwnd // -1), (.losses[0].next.event // "none")] |
+# the RTO's episode: the loss records within the blackout, the longest
+# silence of the flow's ACKs (under TCG reordering can make another
+# episode, of fast recovery, elsewhere in the flow)
+read -r nl cw0 cw1 cnext ev <<< "$(jq -r '(.gap.before.t // 0) as $a | (.gap.next.t // 0) as $b |
+	[.losses[] | select(.t > $a and .t <= $b)] as $l |
+	[($l | length), ($l[0].after.cw_old // -1), ($l[0].after.cw // -1),
+	 ($l[0].next.cwnd // -1), ($l[0].next.event // "none")] |
 	map(tostring) | join(" ")' <<< "$lt")"
 evs=$(grep -o 'rport=5201 .*event=[a-z_]*' $KTAP_T/trace | sed 's/.*event=//' | sort | uniq -c | xargs)
 ktap_diag "RTO: events $evs; fs_loss +$(($(ctr s1 fs_loss) - fl0))"
-ktap_diag "RTO: timeouts +$to, losses +$lo, $nl loss events, cw $cw0 -> $cw1 (2^-16 packets); the next ACK: cwnd $cnext (event $ev)"
+ktap_diag "RTO: timeouts +$to, losses +$lo, $nl loss events in the blackout, cw $cw0 -> $cw1 (2^-16 packets); the next ACK: cwnd $cnext (event $ev)"
 ktap_expect "an RTO: cw halved once for the episode; the next ACK finds TCP's loss window, below the halved cw" \
-	"$rc == 0 && $to >= 1 && $lo == 1 && $nl == 1 && $cw1 == int($cw0 / 2) && $cw0 >= 4 * 65536 && $cnext >= 1 && $cnext < int($cw1 / 65536)"
+	"$rc == 0 && $to >= 1 && $lo >= 1 && $nl == 1 && $cw1 == int($cw0 / 2) && $cw0 >= 4 * 65536 && $cnext >= 1 && $cnext < int($cw1 / 65536)"
 topo_exec sw nft delete table bridge ldcpt
 
 # two flows at 200 Mbit/s, the second 3 s late; measured from 6 s to
