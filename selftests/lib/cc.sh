@@ -66,7 +66,7 @@ _cc_top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 cc_red_ldcp()
 {
 	echo "red limit 1000000 min $CC_LDCP_KMIN max $((CC_LDCP_KMIN * 3))" \
-		"avpkt 1500 burst $(((CC_LDCP_KMIN + 1499) / 1500))" \
+		"avpkt 1500 burst $(topo_red_burst "$CC_LDCP_KMIN")" \
 		"probability 1 ecn bandwidth ${RATE_MBIT}mbit"
 }
 

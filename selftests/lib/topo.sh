@@ -171,18 +171,32 @@ topo_set_leaf()
 	tc -n "${TOPO}sw" qdisc add dev sw-r parent 1:1 handle 10: "$@"
 }
 
-# topo_red_ecn K: the leaf for DCTCP-style marking, RED with ECN at K bytes
-# of the instantaneous queue (min K, max K + 1, probability 1: every
-# ECN-capable packet arriving above K is marked, others are dropped).
+# topo_red_burst MIN: red's burst for a min of MIN bytes (avpkt 1500).
 # red averages the queue with a weight tc derives from burst; the least
-# burst tc takes, K / avpkt rounded up, gives the largest, 1/2 ("ewma 1"
+# burst tc takes, MIN / avpkt rounded up, gives the largest, 1/2 ("ewma 1"
 # in tc -d qdisc show), the nearest red comes to the instantaneous queue
-# the DCTCP paper marks on (burst one more gives 1/4, an average over
-# about four packets).
+# (burst one more gives 1/4, an average over about four packets).
+topo_red_burst() { echo $((($1 + 1499) / 1500)); }
+
+# topo_red_ewma: the EWMA weight's log2 of the red leaf at the
+# bottleneck, as tc -d shows it ("none" without one)
+topo_red_ewma()
+{
+	local e
+
+	e=$(tc -n "${TOPO}sw" -d qdisc show dev sw-r |
+		sed -n 's/.* red .* ewma \([0-9]*\) .*/\1/p')
+	echo "${e:-none}"
+}
+
+# topo_red_ecn K: the leaf for DCTCP-style marking, RED with ECN at K bytes
+# of the instantaneous queue, as the DCTCP paper marks (min K, max K + 1,
+# probability 1: every ECN-capable packet arriving above K is marked,
+# others are dropped; topo_red_burst's average over about two packets).
 topo_red_ecn()
 {
 	echo "red limit 1000000 min $1 max $(($1 + 1)) avpkt 1500" \
-		"burst $((($1 + 1499) / 1500)) probability 1.0 bandwidth $TOPO_RATE ecn"
+		"burst $(topo_red_burst "$1") probability 1.0 bandwidth $TOPO_RATE ecn"
 }
 
 # topo_tx_bytes: bytes sent through the bottleneck so far

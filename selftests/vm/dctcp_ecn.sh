@@ -24,9 +24,9 @@ MEAS=4		# seconds measured
 modprobe tcp_dctcp || ktap_skip_all "no tcp_dctcp in this kernel"
 ktap_plan 7
 topo_dumbbell 1 $RED || { ktap_fail "setup"; ktap_finished; }
-ewma=$(tc -n "${TOPO}sw" -d qdisc show dev sw-r | sed -n 's/.* red .* ewma \([0-9]*\) .*/\1/p')
+ewma=$(topo_red_ewma)
 ktap_expect "RED averages over about two packets (EWMA weight 1/2), next to the instantaneous queue" \
-	"\"${ewma:-none}\" == \"1\"" "ewma ${ewma:-none}"
+	"\"$ewma\" == \"1\"" "ewma $ewma"
 topo_exec s1 sysctl -qw net.ipv4.tcp_ecn=1
 
 # run CC: one bulk flow; sets tput (Mbit/s) and leaves backlog samples in $q

@@ -62,9 +62,9 @@ modprobe -q tcp_diag
 modprobe -q sch_red
 topo_dumbbell 2 $RED || { ktap_fail "setup"; ktap_finished; }
 trap 'topo_cleanup' EXIT
-ewma=$(tc -n "${TOPO}sw" -d qdisc show dev sw-r | sed -n 's/.* red .* ewma \([0-9]*\) .*/\1/p')
+ewma=$(topo_red_ewma)
 ktap_expect "the red profile averages over about two packets (EWMA weight 1/2)" \
-	"\"${ewma:-none}\" == \"1\"" "ewma ${ewma:-none}"
+	"\"$ewma\" == \"1\"" "ewma $ewma"
 # see hpcc.sh: a namespace may default only to an allowed algorithm.
 # ECN is negotiated in the handshake, so ldcp must be the socket's
 # algorithm before connect() (iperf3 3.12 sets -C after it) and the
