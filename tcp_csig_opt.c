@@ -119,6 +119,7 @@ enum {
 	C_CONFIRMED,		/* passive opens the peer confirmed */
 	C_CONFIRM_INVALID,	/* ... on a segment TCP would not accept */
 	C_TAGS_OUT_OF_WINDOW,	/* tags on segments TCP would not accept */
+	C_TAGS_NO_SOCKET,	/* ... of no connection that processes them */
 	C_OPTS_SIGNED,		/* segments signed (MD5, AO): left alone */
 	C_OPTS_SENT,		/* options appended to outgoing segments */
 	C_OPTS_NO_ROOM,		/* ... not appended: no option space */
@@ -142,7 +143,7 @@ static const char * const counter_names[C_NR] = {
 	"tags_not_tcp", "tags_malformed", "syn_offered", "syn_offer_rcvd",
 	"synack_accepted", "negotiated", "peer_declined", "synack_invalid",
 	"confirms_sent", "confirmed", "confirm_invalid", "tags_out_of_window",
-	"opts_signed", "opts_sent",
+	"tags_no_socket", "opts_signed", "opts_sent",
 	"opts_no_room", "opts_sent_data", "opts_data_no_fit", "opts_parsed",
 	"opts_malformed", "opts_out_of_window", "oow_seq", "oow_ack",
 	"oow_paws", "opts_no_socket", "opts_unnegotiated", "marked",
@@ -656,13 +657,17 @@ static int csig_rcv(struct sk_buff *skb, struct net_device *dev,
 		struct flow_key k;
 		struct flow *f;
 		bool neg;
+		int why;
 
 		key_from_skb(&k, net, skb, th, true);
 		rcu_read_lock();
 		f = flow_lookup(&k, key_hash(&k));
 		neg = f && (READ_ONCE(f->state) & F_NEGOTIATED);
-		if (neg && seg_acceptable(net, skb, th, seg_payload(skb, th, nh), -1, false)) {
-			count(net, C_TAGS_OUT_OF_WINDOW);
+		why = neg ? seg_acceptable(net, skb, th, seg_payload(skb, th, nh), -1,
+					   false) : 0;
+		if (why) {
+			count(net, why == C_OPTS_NO_SOCKET ? C_TAGS_NO_SOCKET :
+			      C_TAGS_OUT_OF_WINDOW);
 			neg = false;
 		} else if (neg) {
 			unsigned int t = fl.type & (NTYPES - 1);

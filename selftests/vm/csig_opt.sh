@@ -91,12 +91,12 @@ ktap_expect "both ends: the SYN offered, the SYN-ACK accepted" \
 ktap_expect "both ends: the sender marked the flow's data, the insertion role tagged it" \
 	"$(ctr s1 marked) > 0 && $(sx s1 --json show s1-eth0 | jq '.[0].counters.inserted') > 0"
 # a tag on a segment TCP would not take is taken out but not recorded: a
-# spurious retransmission under TCG's stalls (below the window), or data
-# still in flight when iperf3's server closes a connection (one per
-# connection at most)
-ktap_diag "r: tags $(ctr r tags), recorded $(ctr r tags_recorded), refused $(ctr r tags_out_of_window); s1 retransmitted $(topo_nstat s1 TcpRetransSegs) in $(ctr s1 negotiated) connections"
+# spurious retransmission under TCG's stalls (below the window), at most
+# one per connection at its edges; and a tag of a connection that is gone
+# (data still in flight when iperf3's server closes it), counted apart
+ktap_diag "r: tags $(ctr r tags), recorded $(ctr r tags_recorded), out of window $(ctr r tags_out_of_window), no socket $(ctr r tags_no_socket); s1 retransmitted $(topo_nstat s1 TcpRetransSegs) in $(ctr s1 negotiated) connections"
 ktap_expect "both ends: the receiver took every tag out and recorded it, but on retransmissions and closed connections" \
-	"$(ctr r tags) > 0 && $(ctr r tags_removed) == $(ctr r tags) && $(ctr r tags_recorded) + $(ctr r tags_out_of_window) == $(ctr r tags) && $(ctr r tags_out_of_window) <= $(topo_nstat s1 TcpRetransSegs) + $(ctr s1 negotiated) && $(ctr r tags_malformed) == 0"
+	"$(ctr r tags) > 0 && $(ctr r tags_removed) == $(ctr r tags) && $(ctr r tags_recorded) + $(ctr r tags_out_of_window) + $(ctr r tags_no_socket) == $(ctr r tags) && $(ctr r tags_out_of_window) <= $(topo_nstat s1 TcpRetransSegs) + $(ctr s1 negotiated) && $(ctr r tags_recorded) >= 0.9 * $(ctr r tags) && $(ctr r tags_malformed) == 0"
 ktap_expect "both ends: the receiver reflected, the sender parsed, nothing malformed or out of window" \
 	"$(ctr r opts_sent) > 0 && $(ctr s1 opts_parsed) > 0 && $(ctr s1 opts_malformed) == 0 && $(ctr s1 opts_out_of_window) == 0"
 
