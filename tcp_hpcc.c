@@ -171,7 +171,8 @@ struct hpcc {
 	u32	w_used_prev;	/* hpcc_w_used() when use_ns was set */
 	u32	w_loss;		/* W before the last loss (hpcc_loss()) */
 	struct gso_cap gso;	/* hpcc's cap on sk_gso_max_segs */
-	u8	negotiated;
+	u8	negotiated:1,
+		in_loss:1;	/* in a loss episode (its response taken) */
 	u8	fallback;	/* Reno now; SRC_* of the last sample */
 	u8	source;
 	u8	shift_saved;	/* sk_pacing_shift before hpcc */
@@ -316,7 +317,7 @@ static void hpcc_init(struct sock *sk)
 	memset(ca, 0, sizeof(*ca));
 	gso_cap_init(&ca->gso, sk->sk_gso_max_segs);
 	ca->shift_saved = sk->sk_pacing_shift;
-	ca->negotiated = csig_opt_negotiated(sk);
+	ca->negotiated = !!csig_opt_negotiated(sk);
 	ca->info_ns = ktime_get_ns();
 	hpcc_use_restart(sk, ca, ca->info_ns, 0);
 	ca->info_delivered = tp->delivered;
@@ -547,10 +548,13 @@ static void hpcc_cong_control(struct sock *sk, const struct rate_sample *rs)
 #endif
 
 /*
- * A loss episode, once (tcp_dctcp.c's rule): entering fast recovery, or
- * an RTO that TCP counts as a new reduction (CA_EVENT_LOSS).  With
- * telemetry W and Wc halve (hpcc_loss(), Documentation/tcp_hpcc.rst);
- * the fallback halves as Reno does, through ssthresh.
+ * A loss episode, once: entering fast recovery or the loss state (an
+ * RTO).  tcp_dctcp.c counts an RTO only when TCP counts it as a new
+ * reduction (CA_EVENT_LOSS), which an RTO in CWR is not; hpcc counts
+ * that one too, as CWR, which TCP enters at an ECE or a local
+ * congestion notification, does not touch W.  With telemetry W and Wc
+ * halve (hpcc_loss(), Documentation/tcp_hpcc.rst); the fallback halves
+ * as Reno does, through ssthresh.
  */
 static void hpcc_react_to_loss(struct sock *sk)
 {
@@ -558,6 +562,9 @@ static void hpcc_react_to_loss(struct sock *sk)
 	struct hpcc *ca = inet_csk_ca(sk);
 	struct hpcc_params p;
 
+	if (ca->in_loss)
+		return;
+	ca->in_loss = 1;
 	if (!ca->info_ns || !ca->negotiated || ca->fallback)
 		return;
 	hpcc_params(sk, ca, &p);
@@ -569,17 +576,32 @@ static void hpcc_react_to_loss(struct sock *sk)
 			  tcp_snd_cwnd(tp));
 }
 
+/*
+ * An episode starts when TCP enters recovery or the loss state, and ends
+ * when it leaves them; one that TCP entered again within it (an RTO in
+ * fast recovery, a timer that backs off) is the same episode.  An RTO
+ * that TCP counts as a new reduction reaches hpcc_cwnd_event() first
+ * (tcp_enter_loss() sends CA_EVENT_LOSS before it sets the state) and
+ * starts a new one; one in CWR only comes here.
+ */
 static void hpcc_set_state(struct sock *sk, u8 new_state)
 {
-	if (new_state == TCP_CA_Recovery &&
-	    new_state != inet_csk(sk)->icsk_ca_state)
+	struct hpcc *ca = inet_csk_ca(sk);
+
+	if (new_state < TCP_CA_Recovery)
+		ca->in_loss = 0;
+	else if (new_state != inet_csk(sk)->icsk_ca_state)
 		hpcc_react_to_loss(sk);
 }
 
 static void hpcc_cwnd_event(struct sock *sk, enum tcp_ca_event ev)
 {
-	if (ev == CA_EVENT_LOSS)
+	struct hpcc *ca = inet_csk_ca(sk);
+
+	if (ev == CA_EVENT_LOSS) {
+		ca->in_loss = 0;
 		hpcc_react_to_loss(sk);
+	}
 }
 
 /* With telemetry, hpcc_react_to_loss() has set the window. */
