@@ -122,7 +122,11 @@ BENCH_PYTHON ?= /usr/bin/python3
 # environment from the host
 BENCH_SET = $(if $(ROUNDS),ROUNDS=$(ROUNDS)) $(if $(CCS),'CCS=$(CCS)') \
 	$(if $(TRACE),TRACE=$(TRACE)) $(if $(RATES),'RATES=$(RATES)') \
-	$(if $(PROFILE),PROFILE=$(PROFILE)) $(if $(LOADS),'LOADS=$(LOADS)')
+	$(if $(PROFILE),PROFILE=$(PROFILE)) $(if $(LOADS),'LOADS=$(LOADS)') \
+	$(if $(FANINS),'FANINS=$(FANINS)')
+# the bench guest's memory: incast at a fan-in of 128 runs 128 Python
+# senders
+BENCH_MEM ?= 6G
 bench: unit modules
 	@echo "  BENCH   BPF programs, ns per packet (host)"
 	@if [ "$$(stat -f -c %T /sys/fs/bpf 2>/dev/null)" = bpf_fs ]; then \
@@ -136,7 +140,7 @@ bench: unit modules
 	rc=0; t0=$$(date +%s); scen="$(filter-out ackcost,$(BENCH))"; \
 	if [ -z "$(BENCH)" ] || [ -n "$$scen" ]; then \
 		echo "  BENCH   booting $(BENCH_KVER) for selftests/bench"; \
-		$(TOP)/tools/vm/run -k $(BENCH_KVER) -o $(BUILD)/bench -t 2700 \
+		$(TOP)/tools/vm/run -k $(BENCH_KVER) -m $(BENCH_MEM) -o $(BUILD)/bench -t 3600 \
 			$(TOP)/selftests/bench/run.sh $(BENCH_SET) $$scen || rc=1; \
 		cat $(BUILD)/bench/*.txt 2>/dev/null; \
 	fi; \

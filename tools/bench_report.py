@@ -25,7 +25,7 @@ import math
 import os
 import sys
 
-CC_ORDER = ["hpcc", "ldcp", "dctcp", "cubic", "bbr"]
+CC_ORDER = ["hpcc", "paced", "ldcp", "dctcp", "cubic", "bbr"]
 # (key, heading, scale, format)
 COLS = [
     ("util", "util %", 100.0, "%.1f"),
@@ -43,10 +43,12 @@ COLS = [
     ("retransmits", "retx", 1.0, "%.0f"),
     ("syn_retrans", "SYN retx", 1.0, "%.0f"),
     ("late_starts", "late starts", 1.0, "%.0f"),
+    ("cpu_busy", "CPU %", 100.0, "%.0f"),
+    ("mbit_per_cpu_s", "Mbit per CPU s", 1.0, "%.0f"),
 ]
 RATIOS = [("util", "util"), ("queue_p99_us", "queue p99"),
           ("rtt_p99_ms", "RTT p99"), ("jain", "Jain"),
-          ("conv_s", "convergence")]
+          ("conv_s", "convergence"), ("mbit_per_cpu_s", "Mbit per CPU s")]
 # flow-completion scenarios (selftests/lib/fctrun.py)
 FCT_COLS = [
     ("offered", "offered %", 100.0, "%.1f"),
@@ -61,6 +63,8 @@ FCT_COLS = [
     ("slowdown_p50", "slowdown p50", 1.0, "%.2f"),
     ("slowdown_p99", "slowdown p99", 1.0, "%.1f"),
     ("small_p99", "<=BDP p99", 1.0, "%.1f"),
+    ("small_p99_noretx", "<=BDP p99 no retx", 1.0, "%.1f"),
+    ("retx_flows", "flows retx", 1.0, "%.0f"),
     ("timeouts", "RTOs", 1.0, "%.0f"),
     ("drops", "drops", 1.0, "%.0f"),
     ("marks", "marks", 1.0, "%.0f"),
@@ -71,9 +75,10 @@ INCAST_COLS = FCT_COLS[1:9] + [
     ("qct_p50", "query slowdown p50", 1.0, "%.2f"),
     ("qct_p99", "query slowdown p99", 1.0, "%.2f"),
     ("start_skew_ms", "start skew ms", 1.0, "%.0f"),
-] + FCT_COLS[12:]
+] + FCT_COLS[13:]
 FCT_RATIOS = [("slowdown_p50", "slowdown p50"), ("slowdown_p99", "slowdown p99"),
-              ("small_p99", "<=BDP p99"), ("queue_p99_us", "queue p99"),
+              ("small_p99", "<=BDP p99"), ("small_p99_noretx", "<=BDP p99 no retx"),
+              ("queue_p99_us", "queue p99"),
               ("util", "util")]
 INCAST_RATIOS = [("qct_p50", "query slowdown p50"), ("qct_p99", "query slowdown p99"),
                  ("queue_p99_us", "queue p99"), ("timeouts", "RTOs")]
@@ -184,9 +189,10 @@ def describe(r0, rounds):
         what = ("flow A over two bottlenecks, B over the first, C over the second, "
                 "%g s; measured %g-%g s" % (r0["secs"], r0["window"][0], r0["window"][1]))
     elif k == "poisson":
-        what = ("web-search flow sizes times %s, Poisson arrivals at %g%% load from "
+        what = ("%s flow sizes times %s, Poisson arrivals at %g%% load from "
                 "%d senders for %g s (seeds %s in round 1)" %
-                (r0.get("size_scale", 1), r0["load_pct"], r0["nsenders"], r0["secs"],
+                ({"hadoop": "Hadoop"}.get(r0.get("mix"), "web-search"),
+                 r0.get("size_scale", 1), r0["load_pct"], r0["nsenders"], r0["secs"],
                  r0.get("seeds")))
     elif k == "incast":
         what = ("%d senders, %d queries of one %d KB flow each" %
@@ -195,8 +201,11 @@ def describe(r0, rounds):
     else:
         what = "%d flows, %g s; measured %g-%g s" % (r0["nflows"], r0["secs"],
                                                       r0["window"][0], r0["window"][1])
+    delay = r0["delay"]
+    if len(set(r0.get("delays") or [])) > 1:
+        delay = "per flow " + ", ".join(r0["delays"])
     return ("%s; %g Mbit/s, base delay %s; kernel %s; %d round(s): median (min-max)." %
-            (what, r0["rate_mbit"], r0["delay"], r0["kernel"], rounds))
+            (what, r0["rate_mbit"], delay, r0["kernel"], rounds))
 
 
 def cell(s, n, fmt):
@@ -258,15 +267,19 @@ def table(scen, recs, rst, img):
     if k == "poisson":
         out += bin_table(ccs, recs, rst)
     lines = []
-    for a in ("hpcc", "ldcp"):
-        for b in ("dctcp", "cubic"):
-            if a not in ccs or b not in ccs:
-                continue
-            parts = []
-            for key, name in ratios:
-                x, y = med.get((a, key)), med.get((b, key))
-                parts.append("%s %s" % (name, "%.2f" % (x / y) if x is not None and y else "-"))
-            lines.append("- %s / %s: %s" % (a, b, ", ".join(parts)))
+    # each algorithm against the baselines; a variant (hpcc,KEY=VAL)
+    # against its algorithm with the defaults
+    pairs = [(a, b) for a in ("hpcc", "ldcp") for b in ("dctcp", "cubic")]
+    pairs.append(("hpcc", "paced"))
+    pairs += [(a, a.split(",")[0]) for a in ccs if "," in a]
+    for a, b in pairs:
+        if a not in ccs or b not in ccs:
+            continue
+        parts = []
+        for key, name in ratios:
+            x, y = med.get((a, key)), med.get((b, key))
+            parts.append("%s %s" % (name, "%.2f" % (x / y) if x is not None and y else "-"))
+        lines.append("- %s / %s: %s" % (a, b, ", ".join(parts)))
     if lines:
         out += ["Ratios of the medians, same run:", ""] + lines + [""]
     if img:

@@ -27,6 +27,8 @@ PROFILE=small
 
 ROUNDS=${ROUNDS:-3}
 CCS=${CCS:-$CC_ALL}
+# shellcheck disable=SC2086
+CCS=$(cc_unpaced $CCS)
 RATE_MBIT=${RATE_MBIT:-100}
 TOPO_RATE=${RATE_MBIT}mbit
 TRACE_S=${TRACE_S:-2}

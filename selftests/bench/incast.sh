@@ -1,41 +1,45 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Scenario: incast.  NSENDERS (16) senders each send a flow of SIZE
-# (64 KB) bytes to one receiver at the same moment, QUERIES (10) times,
-# GAP (1) s apart, through the 100 Mbit/s bottleneck (1 ms of base
-# delay); each congestion control with its own bottleneck
-# (selftests/lib/cc.sh).  The senders' flowgen.py processes agree on the
-# wall-clock time of each query.  Records incast-CC-rROUND.json
-# (selftests/lib/fctrun.py): each flow's slowdown, each query's
-# completion time (its slowest flow) over the ideal of all its bytes,
-# retransmission timeouts, queue.
+# Scenario: incast.  FANINS (16) senders, each fan-in of the list in
+# turn, each send a flow of SIZE (64 KB) bytes to one receiver at the
+# same moment, QUERIES (10) times, GAP (1) s apart, through the 100 Mbit/s
+# bottleneck (the profile's base delay); each congestion control with its
+# own bottleneck (selftests/lib/cc.sh).  The senders' flowgen.py
+# processes agree on the wall-clock time of each query.  Records
+# incastN-CC-rROUND.json, N the fan-in (selftests/lib/fctrun.py): each
+# flow's slowdown, each query's completion time (its slowest flow) over
+# the ideal of all its bytes, retransmission timeouts, queue.
 SCENARIO=incast
-NSENDERS=${NSENDERS:-16}
+FANINS=${FANINS:-16}
+NSENDERS=$(echo "$FANINS" | tr ' ' '\n' | sort -n | tail -n 1)
 SIZE=${SIZE:-65536}
 QUERIES=${QUERIES:-10}
 GAP=${GAP:-1}
 
 fx_variants()
 {
-	echo "$SIZE"
+	echo "$FANINS" | tr ' ' '\n'
 }
 
 fx_run()
 {
-	local cc=$2 w=$4 i start pids=()
+	local n=$1 cc=$2 w=$4 i start pids=()
 
 	FX_KIND=incast
-	FX_NAME=incast
+	FX_NAME=incast$n
+	FX_N=$n
 	FX_SECS=$((QUERIES * GAP))
-	# room for NSENDERS Python processes to start under TCG
-	start=$(($(date +%s) + 2 + NSENDERS / 4))
-	for ((i = 1; i <= NSENDERS; i++)); do
+	# room for n Python processes to start under TCG (about 0.5 s of a
+	# vCPU each)
+	start=$(($(date +%s) + 2 + n / 3))
+	for ((i = 1; i <= n; i++)); do
 		topo_exec "s$i" python3 "$FX_GEN" incast "$TOPO_RCV_IP" "$FX_PORT" "$cc" \
 			"$SIZE" "$QUERIES" "$start" "$GAP" 30 > "$w/g$i.json" &
 		pids+=($!)
 	done
-	sleep $((start - $(date +%s)))
+	i=$((start - $(date +%s)))
+	[ "$i" -gt 0 ] && sleep "$i"
 	fx_measure "$FX_SECS" "$w"
 	wait "${pids[@]}"
 	FX_KV=(size="$SIZE" queries="$QUERIES")

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # run.sh [ROUNDS=N] [CCS=LIST] [TRACE=0|1] [RATES=LIST] [PROFILE=small|dc]
-# [LOADS=LIST] [BENCH...]:
+# [LOADS=LIST] [FANINS=LIST] [BENCH...]:
 # inside the VM (make bench), run each selftests/bench/*.sh (except this
 # one, and ackcost.sh, which wants a guest of its own with one vCPU) or
 # the named ones (a path or a name: make bench BENCH="hpcc csig_opt");
@@ -34,9 +34,15 @@ here=$(cd "$(dirname "$0")" && pwd)
 # algorithms of the benchmarks that take a list (hpcc.sh); TRACE, the
 # hpcc benchmark's events (hpcc.sh); RATES, its bottlenecks (hpcc.sh);
 # PROFILE, the path's scale for the scenarios on selftests/lib/cc.sh
-# (small or dc); LOADS, the web-search mix's loads (websearch.sh)
+# (small or dc); LOADS, the web-search mix's loads (websearch.sh);
+# FANINS, incast's numbers of senders (incast.sh)
 while [[ $# -gt 0 && ( $1 == ROUNDS=* || $1 == CCS=* || $1 == TRACE=* ||
-			$1 == RATES=* || $1 == PROFILE=* || $1 == LOADS=* ) ]]; do
+			$1 == RATES=* || $1 == PROFILE=* || $1 == LOADS=* ||
+			$1 == FANINS=* ) ]]; do
+	if [[ $1 == FANINS=* && ! $1 =~ ^FANINS=[1-9][0-9]{0,2}(\ [1-9][0-9]{0,2})*$ ]]; then
+		echo "run.sh: FANINS is a list of numbers of senders, not '${1#FANINS=}'" >&2
+		exit 2
+	fi
 	if [[ $1 == LOADS=* && ! $1 =~ ^LOADS=[1-9][0-9]?(\ [1-9][0-9]?)*$ ]]; then
 		echo "run.sh: LOADS is a list of per cent loads, not '${1#LOADS=}'" >&2
 		exit 2

@@ -12,6 +12,12 @@
 #           queue
 #   cubic   fifo of 1000 packets
 #   bbr     fifo of 1000 packets
+#   paced   fifo of 1000 packets, cubic flows each held by
+#           SO_MAX_PACING_RATE (iperf3 --fq-rate) at its share of eta's
+#           load (95%) in super-packets of 2 segments, hpcc's: a sender
+#           that knows its fair rate exactly and has no control loop,
+#           what the emulated hosts give at hpcc's target and packet
+#           size (long-flow scenarios only: cc_flow_args)
 #
 # The transit role sits on the bottleneck port in every configuration:
 # its model's queue histogram gives the queue percentiles for all of
@@ -106,6 +112,8 @@ cc_hosts()
 {
 	local i
 
+	CC_GSO_SEGS=$(ip -n "${TOPO}s1" -d link show dev s1-eth0 |
+		sed -n 's/.* gso_max_segs \([0-9]*\).*/\1/p')
 	for ((i = 1; i <= $1; i++)); do
 		ip -n "${TOPO}s$i" link set "s$i-eth0" mtu 1496
 		topo_exec "s$i" sysctl -qw net.ipv4.tcp_ecn=1
@@ -121,7 +129,7 @@ cc_leaf()
 	case $1 in
 	dctcp)	topo_red_ecn "$CC_DCTCP_K" ;;
 	ldcp)	cc_red_ldcp ;;
-	hpcc|cubic|bbr)	echo pfifo limit 1000 ;;
+	hpcc|cubic|bbr|paced)	echo pfifo limit 1000 ;;
 	*)	echo "cc_leaf: unknown $1" >&2; return 1 ;;
 	esac
 }
@@ -176,17 +184,94 @@ cc_transit()
 		--lm 7 > /dev/null
 }
 
-# cc_config CC NSENDERS: CC as every host's default, the bottleneck's
-# leaf and the CSIG roles for CC.  The default makes dctcp's and ldcp's
-# SYNs ECN-capable (Linux sends an ECT SYN when the algorithm needs ECN,
-# and a listener whose algorithm needs it accepts one): the RED/ECN
-# profiles then mark a SYN above their threshold instead of dropping it.
+# cc_base CC: the algorithm of a CC of CCS, which may be a variant
+# ALGO,KEY=VAL[,KEY=VAL...] (hpcc,grow_pct=0): ALGO
+cc_base()
+{
+	echo "${1%%,*}"
+}
+
+# cc_algo CC: the kernel's congestion control CC runs (cubic for paced)
+cc_algo()
+{
+	local c
+
+	c=$(cc_base "$1")
+	echo "${c/#paced/cubic}"
+}
+
+# cc_flow_args CC NFLOWS: iperf3's arguments for each of NFLOWS flows of
+# CC: for paced, the pace of its share of eta's load (95%) in TCP
+# payload (tcp_update_skb_after_send() counts the write queue's skb):
+# 1444 bytes of it per frame of 1510 at cc_hosts' MTU of 1496, 52 bytes
+# of IPv4 and TCP with timestamps, 14 of Ethernet
+cc_flow_args()
+{
+	[ "$(cc_base "$1")" = paced ] || return 0
+	echo "--fq-rate $(echo "$RATE_MBIT * 1000 * 95 / 100 / $2 * 1444 / 1510" | bc)K"
+}
+
+# cc_unpaced CC...: the CCs but paced, a long-flow reference only
+cc_unpaced()
+{
+	local c
+
+	for c in "$@"; do
+		[ "$(cc_base "$c")" = paced ] || echo "$c"
+	done | xargs
+}
+
+# cc_params CC: a variant's KEY=VALs written to its module's parameters
+# (tcp_ALGO), for the runs until the next cc_config; the values before
+# are kept in CC_SAVED and put back by cc_params_restore
+CC_SAVED=()
+cc_params_restore()
+{
+	local kv
+
+	for kv in "${CC_SAVED[@]}"; do
+		echo "${kv#*=}" > "/sys/module/${kv%%=*}" || return 1
+	done
+	CC_SAVED=()
+}
+
+cc_params()
+{
+	local kv f kvs
+
+	cc_params_restore || return 1
+	[[ $1 == *,* ]] || return 0
+	IFS=, read -ra kvs <<< "${1#*,}"
+	for kv in "${kvs[@]}"; do
+		f=tcp_$(cc_base "$1")/parameters/${kv%%=*}
+		if [[ $kv != *=* || ! -w /sys/module/$f ]]; then
+			echo "cc.sh: no parameter $f to set as '$kv'" >&2
+			return 1
+		fi
+		CC_SAVED+=("$f=$(cat "/sys/module/$f")")
+		echo "${kv#*=}" > "/sys/module/$f" || return 1
+	done
+}
+
+# cc_config CC NSENDERS: CC (or the variant CC, cc_params) as every
+# host's default, the bottleneck's leaf and the CSIG roles for CC.  The
+# default makes dctcp's and ldcp's SYNs ECN-capable (Linux sends an ECT
+# SYN when the algorithm needs ECN, and a listener whose algorithm needs
+# it accepts one): the RED/ECN profiles then mark a SYN above their
+# threshold instead of dropping it.
 cc_config()
 {
-	local leaf senders
+	local leaf senders cc s
 
+	cc_params "$1" || return 1
+	cc=$(cc_base "$1")
+	set -- "$cc" "$2"
 	mapfile -t senders < <(seq -f "s%g" "$2")
-	topo_set_cc "$1" "${senders[@]}" r || return 1
+	topo_set_cc "$(cc_algo "$1")" "${senders[@]}" r || return 1
+	for s in "${senders[@]}"; do
+		ip -n "$TOPO$s" link set "$s-eth0" gso_max_segs \
+			"$([ "$1" = paced ] && echo 2 || echo "${CC_GSO_SEGS:-65535}")" || return 1
+	done
 
 	topo_csigctl sw detach sw-r 2> /dev/null
 	cc_detach_u "${senders[@]}"

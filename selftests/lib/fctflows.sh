@@ -5,14 +5,16 @@
 # incast.sh): NSENDERS senders run selftests/lib/flowgen.py toward one
 # receiver through the dumbbell's bottleneck at RATE_MBIT with TOPO_DELAY
 # of base delay.  For each of ROUNDS rounds, each variant of the scenario
-# and each CC of CCS (cc.sh configures the bottleneck for it), one JSON
+# and each CC of CCS (cc.sh configures the bottleneck for it; a CC may
+# be a variant, hpcc,KEY=VAL: cc_params), one JSON
 # record (fctrun.py) in $RESULTS/NAME-CC-rROUND.json and a progress line.
 #
 # The caller sets SCENARIO and NSENDERS, defines fx_variants (prints the
 # variants, one word each) and fx_run VARIANT CC ROUND DIR (starts the
 # senders, each writing DIR/gI.json, and waits for them; sets FX_KIND,
 # FX_NAME, FX_SECS, FX_KV: the record's name, its kind, the seconds over
-# which flows arrive and extra key=value pairs), then sources this.
+# which flows arrive and extra key=value pairs; FX_N, the senders it ran,
+# when fewer than NSENDERS), then sources this.
 here_fx=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 . "$here_fx/topo.sh"
 . "$here_fx/cc.sh" || exit 2
@@ -20,6 +22,9 @@ SCENARIO=$CC_PREFIX$SCENARIO
 
 ROUNDS=${ROUNDS:-3}
 CCS=${CCS:-$CC_ALL}
+# paced is a long-flow reference (cc.sh): not run here
+# shellcheck disable=SC2086
+CCS=$(cc_unpaced $CCS)
 RATE_MBIT=${RATE_MBIT:-100}
 TOPO_RATE=${RATE_MBIT}mbit
 RESULTS=${RESULTS:-${VT_OUT:-/tmp}/results}
@@ -72,13 +77,14 @@ for ((r = 1; r <= ROUNDS; r++)); do
 			to0=$(cc_nstat_sum TcpExtTCPTimeouts "$NSENDERS")
 			topo_csigctl sw --json show sw-r > "$w/qh0"
 			FX_KV=()
-			fx_run "$v" "$cc" "$r" "$w" || rc=1
+			FX_N=$NSENDERS
+			fx_run "$v" "$(cc_base "$cc")" "$r" "$w" || rc=1
 			FX_TS1=$(topo_tx_stamp)
 			topo_csigctl sw --json show sw-r > "$w/qh1"
 			kill "$srv" 2> /dev/null
 			wait "$srv" 2> /dev/null
 			gens=()
-			for ((i = 1; i <= NSENDERS; i++)); do
+			for ((i = 1; i <= FX_N; i++)); do
 				gens+=("$w/g$i.json")
 			done
 			FX_NAME=$CC_PREFIX$FX_NAME
@@ -99,3 +105,4 @@ for ((r = 1; r <= ROUNDS; r++)); do
 		done
 	done
 done
+cc_params_restore || rc=1

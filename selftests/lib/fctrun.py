@@ -11,6 +11,7 @@ key=value pairs give the run's description and the raw readings:
                       (kind poisson or incast, as flowgen.py's mode)
     load_pct, seeds   poisson: the offered load, the senders' seeds,
     size_scale        the factor of the flow sizes
+    mix               poisson: the size distribution (websearch, hadoop)
     rtt0_ms           the path's round trip before the load (ping min)
     util              utilisation of the bottleneck from the first
                       arrival to the end of the last flow (the record
@@ -32,9 +33,11 @@ empty path: rtt0 plus its bytes at the bottleneck's rate for payload
 at an MTU of 1496).  The record holds its percentiles (50, 95, 99) over
 all flows and per size bin, the queue's from the port model's
 histogram, the RTT's; for incast also each query's completion time
-(its slowest flow) over the ideal time of all its flows' bytes; and the
-flows ([size, fct_us, slowdown]) for the plots.  Prints a one-line
-summary.
+(its slowest flow) over the ideal time of all its flows' bytes; the
+flows that retransmitted (retx_flows) and the p99 of the flows up to a
+BDP that did not (small_p99_noretx: what loss adds to the tail); and the
+flows ([size, fct_us, slowdown, retransmitted segments]) for the plots.
+Prints a one-line summary.
 """
 import json
 import os
@@ -98,7 +101,7 @@ def main():
                 skew = max(skew, fl[3])
             if fct < 0:
                 continue
-            flows.append([size, fct, fct / ideal_us(size)])
+            flows.append([size, fct, fct / ideal_us(size), fl[4] if len(fl) > 4 else 0])
             if kv["kind"] == "incast":
                 queries.setdefault(tag, []).append((size, fct))
     sd = [f[2] for f in flows]
@@ -118,6 +121,10 @@ def main():
     }
     small = [f[2] for f in flows if f[0] <= bns[0][0]]
     m["small_p99"] = pct(small, 99)
+    # the flows that retransmitted, and the tail of those that did not:
+    # what loss (a fast start's dropped packets, say) adds to the tail
+    m["retx_flows"] = sum(1 for f in flows if f[3] > 0)
+    m["small_p99_noretx"] = pct([f[2] for f in flows if f[0] <= bns[0][0] and not f[3]], 99)
     if kv["kind"] == "incast":
         nsend = len(sys.argv) - i - 1
         # a query counts when all its flows finished
@@ -141,6 +148,7 @@ def main():
         "load_pct": float(kv["load_pct"]) if "load_pct" in kv else None,
         "seeds": kv.get("seeds"), "rtt0_ms": float(kv["rtt0_ms"]),
         "size_scale": float(kv.get("size_scale", 1)),
+        "mix": kv.get("mix", "websearch"),
         "bdp": bns[0][0],
         "nsenders": len(sys.argv) - i - 1, "window": [0.0, float(kv["secs"])],
         "nflows": len(flows) + unfinished + errors,

@@ -23,11 +23,13 @@ connection is made 0.2 s before its time.  Both then wait at most
 DRAIN_S (default 60) for the flows still running and print one JSON
 object:
 
-    {"flows": [[start_s, size, fct_us], ...], "unfinished": N,
-     "errors": N, "seed": SEED, ...}
+    {"flows": [[start_s, size, fct_us, skew_ms, retrans], ...],
+     "unfinished": N, "errors": N, "seed": SEED, ...}
 
 with start_s from the first arrival (poisson) or the query's number
-(incast), fct_us -1 for a flow that had not finished.  The handshake
+(incast), fct_us -1 for a flow that had not finished, skew_ms how late
+an incast flow started (0 for poisson) and retrans the segments its
+connection retransmitted (tcp_info's tcpi_total_retrans at the answer).  The handshake
 is not part of a flow's time: it runs from the first send() to the
 answer, the data's transfer plus half a round trip.
 """
@@ -41,6 +43,8 @@ import threading
 import time
 
 TCP_CONGESTION = 13
+TCP_INFO = 11
+TCPI_TOTAL_RETRANS = 100      # offset of tcpi_total_retrans (u32)
 MIN_SIZE = 64
 
 
@@ -133,7 +137,7 @@ class Flows:
             if at is not None:
                 time.sleep(max(0.0, at - time.time()))
                 # how late this flow starts: the senders' skew
-                self.res[k].append(round((time.time() - at) * 1000, 2))
+                self.res[k][3] = round((time.time() - at) * 1000, 2)
             bufs = [memoryview(struct.pack("!Q", size)), self.data[:size - 8]]
             t0 = time.perf_counter_ns()
             while bufs:
@@ -147,6 +151,9 @@ class Flows:
                         bufs[0], n = bufs[0][n:], 0
             ok = s.recv(1) == b"k"
             t1 = time.perf_counter_ns()
+            ti = s.getsockopt(socket.IPPROTO_TCP, TCP_INFO, TCPI_TOTAL_RETRANS + 4)
+            if len(ti) >= TCPI_TOTAL_RETRANS + 4:
+                self.res[k][4] = struct.unpack_from("I", ti, TCPI_TOTAL_RETRANS)[0]
             if ok:
                 self.res[k][2] = (t1 - t0) // 1000
             else:
@@ -160,7 +167,7 @@ class Flows:
                 s.close()
 
     def start(self, tag, size, s=None, at=None):
-        self.res.append([tag, size, -1])
+        self.res.append([tag, size, -1, 0.0, 0])
         t = threading.Thread(target=self._run, daemon=True,
                              args=(len(self.res) - 1, s, size, at))
         t.start()

@@ -7,6 +7,7 @@
 key=value pairs give the run's description and the raw readings:
 
     scenario, cc, round, kernel, rate_mbit, delay, secs: the run
+    delays            each flow's base delay (netem on its ACK path)
     t0, t1            the measured window, s from the first flow's start
     util              utilisation of the bottleneck over it (0..1)
     qh0, qh1          csigctl --json show of the port before and after
@@ -14,6 +15,10 @@ key=value pairs give the run's description and the raw readings:
     backlog           the queue sampled every `backlog_dt` s (bytes)
     drops, marks      the bottleneck qdisc's counters for the run
     syn_retrans       SYNs the senders retransmitted
+    cpu, hz           the guest's CPU ticks at the window's ends, "BUSY0
+                      TOTAL0 BUSY1 TOTAL1" (all vCPUs), and ticks per s:
+                      cpu_busy (0..1) and the goodput per busy CPU
+                      second, mbit_per_cpu_s
 
 Each IPERF.json is an iperf3 -J -i 0.5 report of one flow that was
 started START s after the first; with END, a file holding the time
@@ -23,7 +28,7 @@ from the port model's histogram, RTT p50/p99, the lowest and the mean
 Jain index over 1 s windows of the measured window and the index of
 the flows' mean rates over all of it, the last flow's
 convergence time: from its start to the end of its first 0.5 s interval
-at 80% of its fair share, retransmits; and, as a cross-check of the
+at 80% of its fair share of the window's utilisation, retransmits; and, as a cross-check of the
 model, the p50 and p99 of the qdisc's sampled backlog) and the time series the plots use
 (per-flow Mbit/s per 0.5 s, the queue).  Prints a one-line summary.
 """
@@ -125,7 +130,9 @@ def main():
     nb = int(round((t1 - t0) / 0.5))
     jwin = jain([sum(at(f, t0 + 0.5 * k) for k in range(nb)) / nb for f in flows]) if nb else None
     last = max(flows, key=lambda f: f["start"])
-    share = rate * 0.95 / len(flows)
+    # the fair share of what the flows carried in the window: under TCG
+    # the emulated hosts' CPU, not the link, may set the total
+    share = float(kv["util"]) * rate / len(flows)
     conv = None
     # only for a flow that joins others
     for k, v in enumerate(last["mbit"] if len({f["planned_start"] for f in flows}) > 1 else []):
@@ -137,9 +144,18 @@ def main():
     with open(kv["backlog"]) as f:
         backlog = [int(float(x)) for x in f if x.strip()]
     npk, (q50, q99, qmax) = qstats(kv["qh0"], kv["qh1"])
+    cpu_busy = mbit_cpu = None
+    if kv.get("cpu"):
+        b0, n0, b1, n1 = (float(x) for x in kv["cpu"].split())
+        busy_s = (b1 - b0) / float(kv.get("hz") or 100)
+        if n1 > n0:
+            cpu_busy = (b1 - b0) / (n1 - n0)
+        if busy_s > 0:
+            mbit_cpu = float(kv["util"]) * rate * (t1 - t0) / busy_s
     rec = {
         "scenario": kv["scenario"], "cc": kv["cc"], "round": int(kv["round"]),
         "kernel": kv.get("kernel"), "rate_mbit": rate, "delay": kv.get("delay"),
+        "delays": kv.get("delays", "").split(),
         "secs": float(kv["secs"]), "window": [t0, t1], "nflows": len(flows),
         "metrics": {
             "util": float(kv["util"]),
@@ -155,6 +171,7 @@ def main():
             "drops": int(kv.get("drops") or 0), "marks": int(kv.get("marks") or 0),
             "syn_retrans": int(kv.get("syn_retrans") or 0),
             "late_starts": late_starts(flows),
+            "cpu_busy": cpu_busy, "mbit_per_cpu_s": mbit_cpu,
             "retransmits": sum(f["retransmits"] for f in flows),
             "errors": [f["error"] for f in flows if f["error"]],
         },
@@ -174,10 +191,11 @@ def main():
     def f(v, fmt):
         return fmt % v if v is not None else "-"
     print("%-11s r%d %-6s util %5.1f%%  queue p50 %s p99 %s us  rtt p99 %s ms  "
-          "jain %s (worst 1 s %s)  conv %s s  drops %d marks %d" %
+          "jain %s (worst 1 s %s)  conv %s s  drops %d marks %d  cpu %s%% (%s Mbit/CPU s)" %
           (rec["scenario"], rec["round"], rec["cc"], 100 * m["util"],
            f(q50, "%.0f"), f(q99, "%.0f"), f(m["rtt_p99_ms"], "%.2f"),
-           f(m["jain"], "%.3f"), f(m["jain_min"], "%.3f"), f(conv, "%.1f"), m["drops"], m["marks"]))
+           f(m["jain"], "%.3f"), f(m["jain_min"], "%.3f"), f(conv, "%.1f"), m["drops"], m["marks"],
+           f(cpu_busy and 100 * cpu_busy, "%.0f"), f(mbit_cpu, "%.0f")))
 
 
 if __name__ == "__main__":

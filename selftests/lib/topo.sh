@@ -132,12 +132,24 @@ _topo_port()	# _topo_port HOSTNS IF SWPORT IP4 IP6
 	fi
 }
 
+# topo_delay I: sender I's base delay: the I-th word of TOPO_DELAYS where
+# it has one (senders of different round trips), else TOPO_DELAY
+topo_delay()
+{
+	local d
+
+	# shellcheck disable=SC2086
+	d=$(echo ${TOPO_DELAYS:-} | cut -s -d' ' -f"$1")
+	[ -z "$d" ] && [ "$1" = 1 ] && d=${TOPO_DELAYS:-}
+	echo "${d:-$TOPO_DELAY}"
+}
+
 # topo_dumbbell NSENDERS LEAF...: build the dumbbell; LEAF is the leaf
 # qdisc under the bottleneck's htb class, e.g. "pfifo limit 1000" or
 # "red limit 400000 min 30000 max 31000 avpkt 1500 burst 21 probability 1 ecn".
 topo_dumbbell()
 {
-	local n=$1 i
+	local n=$1 i d
 	shift
 	modprobe -q veth 2>/dev/null
 	modprobe -q bridge 2>/dev/null
@@ -153,9 +165,10 @@ topo_dumbbell()
 	for i in $(seq 1 "$n"); do
 		_topo_port "s$i" s$i-eth0 "sw-s$i" "$(topo_sender_ip "$i")" \
 			"2001:db8::$((10 + i))" || return 1
-		if [ "$TOPO_DELAY" != 0 ]; then
+		d=$(topo_delay "$i")
+		if [ "$d" != 0 ]; then
 			tc -n "${TOPO}sw" qdisc add dev "sw-s$i" root netem \
-				delay "$TOPO_DELAY" limit 100000 || return 1
+				delay "$d" limit 100000 || return 1
 		fi
 	done
 	topo_set_leaf "$@"
