@@ -298,19 +298,23 @@ def fct_plot(scen, recs, ccs, outdir, prefix, plt):
     """p50 and p99 slowdown against flow size (all rounds' flows), bins
     of a fifth of a decade"""
     fig, ax = plt.subplots(figsize=(8, 4))
+    drawn = 0
     for i, cc in enumerate(ccs):
         fl = [f for r in recs if r["cc"] == cc for f in r["series"]["fct"]]
         by = {}
-        for size, _, sd in fl:
+        for size, _, sd in (f[:3] for f in fl):
             by.setdefault(round(5 * math.log10(max(size, 1))), []).append(sd)
         xs = sorted(b for b in by if len(by[b]) >= 3)
+        drawn += len(xs)
         c = "C%d" % i
         ax.plot([10 ** (b / 5.0) for b in xs], [pct(by[b], 99) for b in xs], c + "-",
                 marker="o", ms=3, label="%s p99" % cc)
         ax.plot([10 ** (b / 5.0) for b in xs], [pct(by[b], 50) for b in xs], c + "--",
                 lw=1, label="%s p50" % cc)
-    ax.set_xscale("log")
-    ax.set_yscale("log")
+    # a run of few flows may leave no bin with 3: the axes stay linear
+    if drawn:
+        ax.set_xscale("log")
+        ax.set_yscale("log")
     ax.set_xlabel("flow size, bytes")
     ax.set_ylabel("FCT slowdown")
     ax.set_title("%s: FCT slowdown against flow size (bins with 3+ flows)" % scen)

@@ -1,0 +1,147 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0
+#
+# The evaluation's host-side pipeline on synthetic raw readings, without
+# a VM: selftests/lib/longrun.py and fctrun.py make the records from
+# iperf3 reports, flowgen.py outputs, port-model histograms and CPU
+# ticks as the scenarios hand them over, and tools/bench_report.py makes
+# the tables, ratios and plots (Documentation/results.rst).  Checks the
+# figures that can be worked out by hand: CPU share and goodput per CPU
+# second, the late flow's convergence against its share of what the
+# flows carried, the retransmitting flows and the tail without them,
+# per-flow base delays, and the report's rows, columns and ratios for a
+# variant (hpcc,KEY=VAL) and the paced reference.
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+LIB = os.path.join(TOP, "selftests", "lib")
+PY = "/usr/bin/python3"
+n = 0
+failed = 0
+
+
+def ok(cond, what, diag=""):
+    global n, failed
+    n += 1
+    if not cond:
+        failed += 1
+        if diag:
+            print("# " + str(diag).replace("\n", "\n# "))
+    print("%sok %d %s" % ("" if cond else "not ", n, what))
+
+
+def write(path, obj):
+    with open(path, "w") as f:
+        if isinstance(obj, str):
+            f.write(obj)
+        else:
+            json.dump(obj, f)
+    return path
+
+
+def iperf(mbits, retx=0):
+    """an iperf3 -J -i 0.5 report with these per-interval rates"""
+    mean = sum(mbits) / len(mbits) * 1e6
+    return {"intervals": [{"sum": {"bits_per_second": m * 1e6}} for m in mbits],
+            "end": {"sum_sent": {"seconds": 0.5 * len(mbits), "retransmits": retx,
+                                 "bits_per_second": mean},
+                    "sum_received": {"bits_per_second": mean}}}
+
+
+def qh(counts):
+    """csigctl --json show of a port: its model's queue histogram"""
+    return [{"qhist": [[k, 0, c] for k, c in counts]}]
+
+
+def run(args):
+    p = subprocess.run([PY] + args, capture_output=True, text=True)
+    return p.returncode, p.stdout + p.stderr
+
+
+print("TAP version 13")
+print("1..10")
+d = tempfile.mkdtemp()
+res = os.path.join(d, "results")
+os.makedirs(res)
+qh0 = write(os.path.join(d, "qh0"), qh([]))
+qh1 = write(os.path.join(d, "qh1"), qh([(100000, 50), (200000, 50)]))
+ping = write(os.path.join(d, "ping"), "10.5\n11.0\n12.0\n")
+backlog = write(os.path.join(d, "backlog"), "1000\n2000\n3000\n")
+
+# long flows: two flows, the second 3 s late, 12 s; window 5-11 s.  At
+# util 0.5 of 100 Mbit/s the late flow's share is 25 Mbit/s, 80% of it
+# 20: it reaches 20 in its third interval (1.5 s), never the 38 that
+# 80% of half the link would ask for.  CPU: 600 of 1200 ticks busy at
+# 100 Hz, 6 s: 300 Mbit over 6 CPU seconds, 50 Mbit per CPU second.
+late = [5, 10, 20, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25]
+first = [25] * 24
+rcs = []
+for cc, cpu in (("hpcc", "1000 5000 1600 6200"), ("paced", "1000 5000 1500 6200"),
+                ("hpcc,grow_pct=0", "1000 5000 1600 6200"), ("dctcp", "1000 5000 1300 6200")):
+    f1 = write(os.path.join(d, cc + "-f1.json"), iperf(first))
+    f2 = write(os.path.join(d, cc + "-f2.json"), iperf(late))
+    rc, out = run([os.path.join(LIB, "longrun.py"),
+                   os.path.join(res, "dc-convergence-%s-r1.json" % cc),
+                   "scenario=dc-convergence", "cc=" + cc, "round=1", "kernel=k",
+                   "rate_mbit=100", "delay=10ms", "delays=10ms 40ms", "secs=12",
+                   "t0=5", "t1=11", "util=0.5", "qh0=" + qh0, "qh1=" + qh1,
+                   "ping=" + ping, "backlog=" + backlog, "backlog_dt=0.1",
+                   "drops=0", "marks=0", "syn_retrans=0", "cpu=" + cpu, "hz=100",
+                   "--", f1 + "@0", f2 + "@3"])
+    rcs.append((rc, out))
+ok(all(rc == 0 for rc, _ in rcs), "longrun.py: a record per run", rcs)
+with open(os.path.join(res, "dc-convergence-hpcc-r1.json")) as f:
+    m = json.load(f)
+mm = m["metrics"]
+ok(abs(mm["cpu_busy"] - 0.5) < 1e-9 and abs(mm["mbit_per_cpu_s"] - 50) < 1e-6,
+   "CPU: half of the ticks busy, 50 Mbit per busy CPU second", mm)
+ok(mm["conv_s"] == 1.5, "convergence: 80% of the share of what the flows carried, at 1.5 s",
+   mm["conv_s"])
+ok(m["delays"] == ["10ms", "40ms"], "each flow's base delay in the record", m.get("delays"))
+
+# flow completion: one sender's flowgen.py output, four flows up to a
+# BDP (128 KB), one of which retransmitted and took 10 times the ideal
+gen = {"flows": [[0.1, 10000, 12000, 0.0, 0], [0.2, 20000, 13000, 0.0, 0],
+                 [0.3, 30000, 14000, 0.0, 0], [0.4, 40000, 120000, 0.0, 3],
+                 [0.5, 1000000, 100000, 0.0, 0]],
+       "unfinished": 0, "errors": 0}
+g1 = write(os.path.join(d, "g1.json"), gen)
+rcs = []
+for cc in ("hpcc", "dctcp"):
+    rcs.append(run([os.path.join(LIB, "fctrun.py"),
+                    os.path.join(res, "dc-hadoop60-%s-r1.json" % cc),
+                    "scenario=dc-hadoop60", "kind=poisson", "cc=" + cc, "round=1",
+                    "kernel=k", "rate_mbit=100", "delay=10ms", "secs=10", "rtt0_ms=10.2",
+                    "util=0.6", "qh0=" + qh0, "qh1=" + qh1, "ping=" + ping,
+                    "backlog=" + backlog, "backlog_dt=0.1", "drops=0", "marks=0",
+                    "timeouts=0", "bdp=128000", "load_pct=60", "seeds=1",
+                    "size_scale=1", "mix=hadoop", "--", g1]))
+ok(all(rc == 0 for rc, _ in rcs), "fctrun.py: a record per run", rcs)
+with open(os.path.join(res, "dc-hadoop60-hpcc-r1.json")) as f:
+    m = json.load(f)
+mm = m["metrics"]
+# ideal: 10.2 ms + size at 100 Mbit/s of payload (1444/1510): the
+# slowdowns of the three clean ones are below 1.2, the fourth's about 9
+ok(mm["retx_flows"] == 1 and mm["small_p99"] > 8 and mm["small_p99_noretx"] < 1.3,
+   "the flows that retransmitted, and the tail of those that did not", mm)
+
+pd = os.path.join(d, "plots")
+rc, rep = run([os.path.join(TOP, "tools", "bench_report.py"), "--plots", pd, res])
+ok(rc == 0, "bench_report.py: exit 0", rep)
+ok("| CPU % | Mbit per CPU s |" in rep and "| 50 | 50 |" in rep,
+   "the long-flow table has the CPU columns", rep)
+ok("- hpcc / paced: util 1.00" in rep and
+   "- hpcc,grow_pct=0 / hpcc: util 1.00" in rep and
+   "Mbit per CPU s 1.00" in rep,
+   "ratios to the paced reference and of a variant to its algorithm", rep)
+ok("Hadoop flow sizes" in rep and "<=BDP p99 no retx" in rep and
+   "per flow 10ms, 40ms" in rep and
+   all(os.path.exists(os.path.join(pd, p)) for p in
+       ("dc-convergence-queue.png", "dc-convergence-flows.png",
+        "dc-hadoop60-queue.png", "dc-hadoop60-fct.png")),
+   "the mix's description and column, the delays, the plots", rep)
+sys.exit(1 if failed else 0)
