@@ -15,10 +15,14 @@
 #                              scenarios (VM), the cost per ACK (VM);
 #                              BENCH="hpcc ..." some of them, ROUNDS=N
 #                              rounds of each instead of its default,
-#                              CCS="..." the algorithms compared (with
-#                              BENCH=hpcc also hpcc,KEY=VAL variants),
-#                              TRACE=1 hpcc's events (BENCH=hpcc),
-#                              RATES="..." its bottlenecks, Mbit/s
+#                              CCS="..." the algorithms compared (also
+#                              hpcc,KEY=VAL variants, and paced in the
+#                              long-flow scenarios), PROFILE=small|dc
+#                              the scenarios' path, LOADS="..." the
+#                              mixes' loads, FANINS="..." incast's
+#                              fan-ins, TRACE=1 hpcc's events
+#                              (BENCH=hpcc), RATES="..." its
+#                              bottlenecks, Mbit/s
 #   make lint                  checkpatch --strict, sparse (C=2) and W=1
 #   make kvers                 the kernels make check and make lint use: both
 #                              targets (6.1, 6.12) or it fails, unless KVER=

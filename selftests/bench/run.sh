@@ -6,7 +6,9 @@
 # inside the VM (make bench), run each selftests/bench/*.sh (except this
 # one, and ackcost.sh, which wants a guest of its own with one vCPU) or
 # the named ones (a path or a name: make bench BENCH="hpcc csig_opt");
-# each one's output goes to the console and to $VT_OUT/NAME.txt.
+# each one's output goes to the console and to $VT_OUT/NAME.txt.  The
+# scenarios on selftests/lib/cc.sh's path run at both profiles, dc then
+# small (NAME-dc.txt, NAME-small.txt), unless PROFILE names one.
 # Each benchmark loads the project's modules with parameters of its own
 # and insmod refuses a module already loaded, so they are unloaded after
 # each.  The namespaces' sockets, which hold the modules, go a little
@@ -71,13 +73,27 @@ while [[ $# -gt 0 && ( $1 == ROUNDS=* || $1 == CCS=* || $1 == TRACE=* ||
 	shift
 done
 [ $# -gt 0 ] || set -- $(ls "$here"/*.sh | grep -vE '/(run|ackcost)\.sh$')
+# the scenarios on selftests/lib/cc.sh's path run at each profile, dc
+# first, unless PROFILE names one; the other benchmarks have paths of
+# their own
+scenarios=" dumbbell convergence rtt parking websearch hadoop incast "
 rc=0
 for b in "$@"; do
 	[ -f "$b" ] || b=$here/$b.sh
 	n=$(basename "$b" .sh)
-	echo "== $n ($(uname -r))" | tee "${VT_OUT:-/tmp}/$n.txt"
-	bash "$b" 2>&1 | tee -a "${VT_OUT:-/tmp}/$n.txt"
-	[ "${PIPESTATUS[0]}" = 0 ] || rc=1
-	unload || rc=1
+	profiles=${PROFILE:-dc small}
+	[[ $scenarios == *" $n "* ]] || profiles=-
+	for p in $profiles; do
+		out=${VT_OUT:-/tmp}/$n.txt
+		[ "$p" = - ] || [ -n "${PROFILE:-}" ] || out=${VT_OUT:-/tmp}/$n-$p.txt
+		echo "== $n ($(uname -r))$([ "$p" = - ] || echo " PROFILE=$p")" | tee "$out"
+		if [ "$p" = - ]; then
+			bash "$b" 2>&1 | tee -a "$out"
+		else
+			PROFILE=$p bash "$b" 2>&1 | tee -a "$out"
+		fi
+		[ "${PIPESTATUS[0]}" = 0 ] || rc=1
+		unload || rc=1
+	done
 done
 exit $rc

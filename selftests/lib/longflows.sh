@@ -46,7 +46,7 @@ m=$((t1 - t0))
 [ "$m" -ge 2 ] || { echo "$SCENARIO: SECS too short for the flows' starts" >&2; exit 1; }
 delays=$(for ((i = 1; i <= NFLOWS; i++)); do topo_delay "$i"; done | tr '\n' ' ')
 echo "$SCENARIO: $NFLOWS flows, one every $LATE s, $SECS s, bottleneck $RATE_MBIT Mbit/s," \
-	"base delay ${delays% }; measured from $t0 s to $t1 s; $ROUNDS rounds of: $CCS"
+	"base delay ${TOPO_DELAYS:-$TOPO_DELAY}; measured from $t0 s to $t1 s; $ROUNDS rounds of: $CCS"
 rc=0
 for ((r = 1; r <= ROUNDS; r++)); do
 	for cc in $CCS; do
