@@ -39,16 +39,21 @@ fx_run()
 	FX_NAME=incast$n
 	FX_N=$n
 	FX_SECS=$((QUERIES * GAP))
-	# room for n Python processes to start under TCG (about 0.5 s of a
-	# vCPU each)
-	start=$(($(date +%s) + 2 + n / 3))
+	# a barrier (flowgen.py): the first query once all n Python
+	# processes have started, which under TCG takes seconds each
+	mkdir "$w/sync"
 	for ((i = 1; i <= n; i++)); do
 		topo_exec "s$i" python3 "$FX_GEN" incast "$TOPO_RCV_IP" "$FX_PORT" "$cc" \
-			"$SIZE" "$QUERIES" "$start" "$GAP" 30 > "$w/g$i.json" &
+			"$SIZE" "$QUERIES" "@$w/sync" "$GAP" 30 > "$w/g$i.json" &
 		pids+=($!)
 	done
-	i=$((start - $(date +%s)))
-	[ "$i" -gt 0 ] && sleep "$i"
+	for ((i = 0; i < 6000; i++)); do
+		[ "$(find "$w/sync" -name 'ready.*' | wc -l)" -ge "$n" ] && break
+		sleep 0.1
+	done
+	start=$(echo "$(date +%s.%N) + 2" | bc)
+	echo "$start" > "$w/sync/start.tmp" && mv "$w/sync/start.tmp" "$w/sync/start"
+	sleep 2
 	fx_measure "$FX_SECS" "$w"
 	wait "${pids[@]}"
 	FX_KV=(size="$SIZE" queries="$QUERIES")

@@ -19,7 +19,11 @@ flow is a connection of its own with TCP_CONGESTION CC set before
 connect().  incast opens QUERIES flows of SIZE bytes, the first at the
 time START (seconds since the epoch, so that senders in other
 namespaces start together) and one every GAP_S after it; a flow's
-connection is made 0.2 s before its time.  Both then wait at most
+connection is made 0.2 s before its time.  START may be @DIR, a
+barrier: the generator, once started, makes DIR/ready.PID and waits
+(up to 600 s) for DIR/start to hold the time, which its caller writes
+once every generator is ready: under TCG, Python processes started
+together take seconds each to get there.  Both then wait at most
 DRAIN_S (default 60) for the flows still running and print one JSON
 object:
 
@@ -35,6 +39,7 @@ answer, the data's transfer plus half a round trip.
 """
 import bisect
 import json
+import os
 import random
 import socket
 import struct
@@ -215,8 +220,25 @@ def poisson(host, port, cc, load_mbit, secs, seed, cdf_path, drain):
                       "mean_size": cdf.mean(), "cdf": cdf_path}))
 
 
+def barrier(start):
+    """START, or the time the caller writes once all are ready (@DIR)"""
+    if not start.startswith("@"):
+        return float(start)
+    d = start[1:]
+    open(os.path.join(d, "ready.%d" % os.getpid()), "w").close()
+    end = time.monotonic() + 600
+    while time.monotonic() < end:
+        try:
+            with open(os.path.join(d, "start")) as f:
+                return float(f.read())
+        except (OSError, ValueError):
+            time.sleep(0.05)
+    sys.exit("flowgen.py: no start time in %s" % d)
+
+
 def incast(host, port, cc, size, queries, start, gap, drain):
     fl = Flows(host, port, cc, size)
+    start = barrier(start)
     for q in range(queries):
         at = start + q * gap
         time.sleep(max(0.0, at - 0.2 - time.time()))
@@ -244,7 +266,7 @@ def main():
     elif len(a) in (8, 9) and a[0] == "incast":
         if int(a[4]) < MIN_SIZE:
             sys.exit("flowgen.py: a flow is at least %d bytes" % MIN_SIZE)
-        incast(a[1], int(a[2]), a[3], int(a[4]), int(a[5]), float(a[6]),
+        incast(a[1], int(a[2]), a[3], int(a[4]), int(a[5]), a[6],
                float(a[7]), float(a[8]) if len(a) > 8 else 60.0)
     else:
         sys.exit(__doc__.split("\n\n")[1])
