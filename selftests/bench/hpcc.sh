@@ -139,8 +139,7 @@ for i in 1 2; do
 	ip -n "${TOPO}s$i" link set "s$i-eth0" mtu $MTU
 	topo_exec "s$i" sysctl -qw net.ipv4.tcp_ecn=1
 done
-GSO_SEGS=$(ip -n "${TOPO}s1" -d link show dev s1-eth0 | grep -o 'gso_max_segs [0-9]*')
-GSO_SEGS=${GSO_SEGS#* }
+GSO_SEGS=$(topo_gso_segs s1)
 
 config()	# config CC: the leaf and the CSIG roles for CC
 {
@@ -208,13 +207,9 @@ run()
 			[ -n "$pct" ] || pct=$PACED_PCT ;;
 		esac
 		c=cubic
-		# the link's share in frames, the pace in TCP payload
-		# (tcp_update_skb_after_send() counts the write queue's
-		# skb): 1444 bytes of it per frame of 1510 at an MTU of
-		# 1496, 52 bytes of IPv4 and TCP with timestamps, 14 of
-		# Ethernet
-		fq="--fq-rate $(echo "$RATE_MBIT * 10 * $pct / 2 * ($MTU - 52) / ($MTU + 14)" |
-			bc | cut -d. -f1)K"
+		# the link's share in frames, the pace in TCP payload at
+		# this MTU (cc_pace_kbit)
+		fq="--fq-rate $(cc_pace_kbit "$pct" 2)K"
 	fi
 	j1=$(mktemp) j2=$(mktemp) q0=$(mktemp) q1=$(mktemp) pg=$(mktemp) rt=$(mktemp) rx=$(mktemp)
 	# a port of its own per run: the last run's may still be in TIME_WAIT

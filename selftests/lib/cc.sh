@@ -112,8 +112,7 @@ cc_hosts()
 {
 	local i
 
-	CC_GSO_SEGS=$(ip -n "${TOPO}s1" -d link show dev s1-eth0 |
-		sed -n 's/.* gso_max_segs \([0-9]*\).*/\1/p')
+	CC_GSO_SEGS=$(topo_gso_segs s1)
 	for ((i = 1; i <= $1; i++)); do
 		ip -n "${TOPO}s$i" link set "s$i-eth0" mtu 1496
 		topo_exec "s$i" sysctl -qw net.ipv4.tcp_ecn=1
@@ -200,15 +199,22 @@ cc_algo()
 	echo "${c/#paced/cubic}"
 }
 
+# cc_pace_kbit PCT NFLOWS: the pace, Kbit/s, of each of NFLOWS flows
+# that together hold PCT per cent of RATE_MBIT in frames, in TCP payload
+# (tcp_update_skb_after_send() counts the write queue's skb): 1444 bytes
+# of it per frame of 1510 at cc_hosts' MTU of 1496, 52 bytes of IPv4
+# and TCP with timestamps, 14 of Ethernet
+cc_pace_kbit()
+{
+	echo "$RATE_MBIT * 10 * $1 / $2 * 1444 / 1510" | bc | cut -d. -f1
+}
+
 # cc_flow_args CC NFLOWS: iperf3's arguments for each of NFLOWS flows of
-# CC: for paced, the pace of its share of eta's load (95%) in TCP
-# payload (tcp_update_skb_after_send() counts the write queue's skb):
-# 1444 bytes of it per frame of 1510 at cc_hosts' MTU of 1496, 52 bytes
-# of IPv4 and TCP with timestamps, 14 of Ethernet
+# CC: for paced, the pace of its share of eta's load (95%)
 cc_flow_args()
 {
 	[ "$(cc_base "$1")" = paced ] || return 0
-	echo "--fq-rate $(echo "$RATE_MBIT * 1000 * 95 / 100 / $2 * 1444 / 1510" | bc)K"
+	echo "--fq-rate $(cc_pace_kbit 95 "$2")K"
 }
 
 # cc_unpaced CC...: the CCs but paced, a long-flow reference only

@@ -138,10 +138,16 @@ topo_delay()
 {
 	local d
 
-	# shellcheck disable=SC2086
-	d=$(echo ${TOPO_DELAYS:-} | cut -s -d' ' -f"$1")
-	[ -z "$d" ] && [ "$1" = 1 ] && d=${TOPO_DELAYS:-}
-	echo "${d:-$TOPO_DELAY}"
+	read -ra d <<< "${TOPO_DELAYS:-}"
+	echo "${d[$1 - 1]:-$TOPO_DELAY}"
+}
+
+# topo_gso_segs HOST [IF]: the gso_max_segs of HOST's device IF
+# (HOST-eth0)
+topo_gso_segs()
+{
+	ip -n "$TOPO$1" -d link show dev "${2:-$1-eth0}" |
+		sed -n 's/.* gso_max_segs \([0-9]*\).*/\1/p'
 }
 
 # topo_dumbbell NSENDERS LEAF...: build the dumbbell; LEAF is the leaf
@@ -311,8 +317,7 @@ topo_capacity()
 
 	if [ -n "$segs" ]; then
 		for i in 1 2; do
-			old[i]=$(ip -n "${TOPO}s$i" -d link show "s$i-eth0" |
-				sed -n 's/.* gso_max_segs \([0-9]*\).*/\1/p')
+			old[i]=$(topo_gso_segs "s$i")
 			ip -n "${TOPO}s$i" link set "s$i-eth0" gso_max_segs "$segs"
 		done
 	fi
