@@ -294,7 +294,7 @@ ktap_expect "fast start ended with the whole initial window acknowledged, once p
 # model's queue (csigctl --wred, Documentation/csig.rst); two flows at
 # once, measured from 2.5 s to 5.5 s.  The model drains at C evenly;
 # under TCG htb's timer runs late and the fifo lags it by bursts, so C
-# is 95% of the rate: the model's queue then covers the fifo's
+# is 90% of the rate: the model's queue then covers the fifo's
 # (Documentation/tcp_ldcp.rst).
 echo $RATE_MBIT > $P/bw_mbps
 # the reference again, at this rate, for the checks that follow
@@ -302,7 +302,7 @@ topo_set_leaf $RED
 ref=$(topo_capacity dctcp $RATE_MBIT)
 ktap_diag "reference: two DCTCP flows at $RATE_MBIT Mbit/s, utilisation $(printf %.3f "$ref")"
 topo_set_leaf pfifo limit 1000
-topo_csigctl sw attach sw-r transit --capacity $((RATE_MBIT * 95 / 100))mbit \
+topo_csigctl sw attach sw-r transit --capacity $((RATE_MBIT * 90 / 100))mbit \
 	--wred 15000,45000,1 > /dev/null
 a0=$(ctr s1 ece_acks)
 topo_iperf_server 5201
