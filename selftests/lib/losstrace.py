@@ -15,6 +15,11 @@ others are the per-ACK records.  Prints
 "before", "after" and "next" of a loss: the last per-ACK record before
 it, the loss record itself and the first per-ACK record after it; "gap": the longest silence between two per-ACK
 records (a path that dropped everything), the records on either side;
+If the trace holds the markers "losstrace: on" and "losstrace: off"
+(written to trace_marker when the test starts and ends a blackout),
+"gap" is the longest silence that ends after the first and begins
+before the second: a stall of the emulated host elsewhere in the flow
+can be longer than the blackout.
 "w_median_late": the median W (hpcc) or cw (ldcp, 2^-16 packets) of the
 per-ACK records in the second half of the flow's time.  A record's
 fields are the event's key=value pairs (numbers as numbers; ldcp's
@@ -47,9 +52,15 @@ def fields(text):
 def main():
     path, event, rport = sys.argv[1], sys.argv[2], int(sys.argv[3])
     flows = {}
+    mark = {}
     with open(path) as f:
         for ln in f:
             m = LINE.search(ln)
+            if m and m.group(2) == 'tracing_mark_write':
+                w = m.group(3).split()
+                if w[:1] == ['losstrace:'] and len(w) == 2:
+                    mark.setdefault(w[1], float(m.group(1)))
+                continue
             if not m or m.group(2) != event:
                 continue
             rec = fields(m.group(3))
@@ -70,7 +81,10 @@ def main():
                 if lo["next"] is None:
                     lo["next"] = r
     acks = [r for r in recs if not is_loss(r)]
+    on, off = mark.get('on', float('-inf')), mark.get('off', float('inf'))
     for a, b in zip(acks, acks[1:]):
+        if b['t'] <= on or a['t'] >= off:
+            continue
         if out["gap"] is None or b['t'] - a['t'] > out["gap"]["s"]:
             out["gap"] = {"s": b['t'] - a['t'], "before": a, "next": b}
     if acks:

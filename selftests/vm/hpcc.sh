@@ -319,8 +319,10 @@ sleep 1.5
 topo_exec s1 nft add rule ip hpcct f ip daddr "$TOPO_RCV_IP" tcp dport 5201 ip ecn set ce
 sleep 0.3
 loss 100%
+echo "losstrace: on" > $KTAP_T/trace_marker
 sleep 0.6
 loss 0%
+echo "losstrace: off" > $KTAP_T/trace_marker
 topo_exec s1 nft delete table ip hpcct
 wait $p
 rc=$?
@@ -333,8 +335,9 @@ l1=$(ctr s1 losses)
 to=$(($(topo_nstat s1 TcpExtTCPTimeouts) - to0)) lo=$((${l1:-0} - ${l0:-0}))
 read -r gap cpre cnext src <<< "$(jq -r '.gap | "\(.s) \(.before.cwnd) \(.next.cwnd) \(.next.source)"' <<< "$lt")"
 # the RTO's episode: the loss records within the blackout, the longest
-# silence of the flow's ACKs (under TCG reordering can make another
-# episode, of fast recovery, elsewhere in the flow)
+# silence of the flow's ACKs between the markers (under TCG reordering
+# can make another episode, of fast recovery, elsewhere in the flow, and
+# a stall of the emulated host a longer silence)
 nl=$(jq '(.gap.before.t // 0) as $a | (.gap.next.t // 0) as $b |
 	[.losses[] | select(.t > $a and .t <= $b)] | length' <<< "$lt")
 ktap_diag "RTO: $ce packets delivered CE before it; timeouts +$to, loss episodes +$lo ($nl in the blackout), no ACK for $(printf %.2f "${gap:-0}") s; cwnd $cpre before, $cnext on the next ACK (source $src)"

@@ -202,8 +202,10 @@ echo 1 > $P/beta_milli
 topo_exec sw nft add rule bridge ldcpt f ip daddr "$TOPO_RCV_IP" tcp dport 5201 ip ecn set ce
 sleep 0.3
 topo_exec sw nft add rule bridge ldcpt f ip daddr "$TOPO_RCV_IP" tcp dport 5201 drop
+echo "losstrace: on" > $KTAP_T/trace_marker
 sleep 0.6
 topo_exec sw nft flush chain bridge ldcpt f
+echo "losstrace: off" > $KTAP_T/trace_marker
 echo 500 > $P/beta_milli
 wait $p
 rc=$?
@@ -212,8 +214,9 @@ lt=$(python3 "$here/../lib/losstrace.py" $KTAP_T/trace ldcp_update 5201)
 l1=$(ctr s1 losses)
 to=$(($(topo_nstat s1 TcpExtTCPTimeouts) - to0)) lo=$((${l1:-0} - ${l0:-0}))
 # the RTO's episode: the loss records within the blackout, the longest
-# silence of the flow's ACKs (under TCG reordering can make another
-# episode, of fast recovery, elsewhere in the flow)
+# silence of the flow's ACKs between the markers (under TCG reordering
+# can make another episode, of fast recovery, elsewhere in the flow, and
+# a stall of the emulated host a longer silence)
 read -r nl cw0 cw1 cnext ev <<< "$(jq -r '(.gap.before.t // 0) as $a | (.gap.next.t // 0) as $b |
 	[.losses[] | select(.t > $a and .t <= $b)] as $l |
 	[($l | length), ($l[0].after.cw_old // -1), ($l[0].after.cw // -1),
