@@ -242,13 +242,12 @@ static u64 hpcc_pacing(u32 w, u64 t_ns)
 }
 
 /*
- * TSO bursts of rate >> sk_pacing_shift.  tcp_tso_autosize() adds
- * sk_gso_max_size >> (min RTT >> tcp_tso_rtt_log) to that: 8-32 KB at a
- * round trip of 0.5-2 ms, which a switch sees as one burst, and which
- * shows in U as queue (Documentation/tcp_hpcc.rst, "Benchmark").  The
- * only bound a congestion control has on it is sk_gso_max_segs; a
- * change made by someone else (sk_setup_caps() on a new route) is taken
- * as the device's new limit.
+ * TSO bursts of rate >> sk_pacing_shift alone, without the min-RTT term
+ * tcp_tso_autosize() adds, which a switch would see as queue
+ * (Documentation/tcp_hpcc.rst, "Departures from the draft").  The only
+ * bound a congestion control has is sk_gso_max_segs; a change made by
+ * someone else (sk_setup_caps() on a new route) is taken as the
+ * device's new limit.
  */
 static void hpcc_cap_tso(struct sock *sk, struct hpcc *ca, u64 rate)
 {
@@ -420,15 +419,10 @@ static void hpcc_reno(struct sock *sk, const struct rate_sample *rs)
 
 /*
  * What this flow used since the last commit, as a window: its delivery
- * rate over that time * T, bytes (hpcc_may_grow()).  An average over the
- * round rather than TCP's per-ACK rate samples: a host that sends in
- * bursts after a stall delivers at the line rate within a burst, and
- * its samples show a use that its average does not have.  The average
- * runs from a commit for at least T (a commit restarts it only then);
- * until it spans T, the one before decides: the first ACKs after a
- * commit would otherwise decide on a packet or two.  A flow whose round
- * trip is longer than T delivers W per round trip when it uses all of
- * W: the rate is scaled by max(T, srtt), as W's bound is.
+ * rate over that time * max(T, srtt), bytes (hpcc_may_grow()).  An
+ * average over at least T, not TCP's per-ACK rate samples, which show a
+ * host sending in bursts after a stall at the line rate; until it spans
+ * T, the one before decides (Documentation/tcp_hpcc.rst).
  */
 static u32 hpcc_w_used(const struct sock *sk, const struct hpcc *ca,
 		       u64 now, u64 t_ns)

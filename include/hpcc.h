@@ -22,7 +22,9 @@
  * Departures (Documentation/tcp_hpcc.rst): W is clamped to [w_min, w_max]
  * before it is used or committed; U = 0 in the multiplicative branch is
  * read as the smallest non-zero U; a link whose two samples share a
- * timestamp (zero interval) gives no u; a loss halves W (hpcc_loss()).
+ * timestamp (zero interval) gives no u; a commit waits for fresh
+ * telemetry (hpcc_new_ack()); W grows past Wc only while the flow uses
+ * it (hpcc_may_grow()); a loss halves W (hpcc_loss()).
  */
 #ifndef _HPCC_H
 #define _HPCC_H
@@ -265,13 +267,10 @@ static inline __u32 hpcc_measure_u(struct hpcc_state *st,
 }
 
 /*
- * Departure (window validation, after RFC 7661 and the kernel's
- * tcp_is_cwnd_limited()): W may grow past Wc only while the flow uses
- * Wc, that is, while it delivered at least grow_pct per cent of Wc / T.
- * A flow that something else holds back (its application, its host's
- * CPU) would otherwise read the spare capacity in U as room for itself
- * and raise W to the line rate, where W no longer sets the rate: when
- * the hold-up ends, it sends at the line rate into the queue.
+ * Departure (window validation, after RFC 7661): W may grow past Wc only
+ * while the flow delivered at least grow_pct per cent of Wc / T, so that
+ * a flow held back by something else does not read the spare capacity
+ * as room for itself (Documentation/tcp_hpcc.rst).
  */
 static inline int hpcc_may_grow(const struct hpcc_state *st,
 				const struct hpcc_params *p)
@@ -338,17 +337,12 @@ static inline __u32 hpcc_compute_wind(struct hpcc_state *st,
 }
 
 /*
- * Departure (loss): a loss episode (a fast retransmit or an RTO; the
- * caller calls this once per episode) halves W and Wc, a multiplicative
- * decrease as the draft's for U = 2 eta, with incStage back to 0 as
- * after one; the next commit waits for an ACK past @snd_nxt.  The
- * drafts assume a fabric without loss, where U shows every queue; on
- * TCP's paths a loss is a queue that U did not show (a hop that writes
- * no U, telemetry that reads low), and U would take W back at once: the
- * caller passes the W returned, the W before the loss, as p->w_loss,
- * below which W regains what it lost by W_ai per update only
- * (hpcc_loss_cap()).  A second loss before that halves W again.
- * Returns the W before the loss.
+ * Departure (loss): a loss episode, once per episode, halves W and Wc
+ * as the draft's decrease for U = 2 eta would, with incStage back to 0;
+ * the next commit waits for an ACK past @snd_nxt.  A loss is a queue
+ * that U did not show, so the caller passes the W returned, the W before
+ * the loss, as p->w_loss, below which W grows by W_ai per update only
+ * (hpcc_loss_cap(); Documentation/tcp_hpcc.rst).
  */
 static inline __u32 hpcc_loss(struct hpcc_state *st,
 			      const struct hpcc_params *p, __u32 snd_nxt)
@@ -371,22 +365,11 @@ static inline __u32 hpcc_loss(struct hpcc_state *st,
  * ACK passes lastUpdateSeq, which then becomes snd_nxt, so at most once
  * per round trip.  Sequence numbers compare modulo 2^32.
  *
- * Departure: with p->commit_samples = n > 0 the commit also waits, once
- * an ACK has passed lastUpdateSeq, for n new samples measured after that
- * ACK, and with p->commit_wait_us for that long after it (@now_us, a
- * clock in microseconds; differences modulo 2^32).
- * The draft's per-packet telemetry describes the packet that carries it,
- * so the ACK of lastUpdateSeq brings news of the new Wc.  A switch that
- * measures over rate windows (CSIG) tags a packet with the window closed
- * before it, up to a window older than the packet: only samples that
- * arrive about a window after the ACK of lastUpdateSeq describe traffic
- * sent at the new Wc.  Committing on the older ones corrects the same
- * excess twice, and the window oscillates.  U is also an EWMA over T
- * (line 9): a sample about T after that ACK weighs mostly traffic of the
- * new Wc.  A count of samples measures that time only as well as the ACK
- * rate does (one sample per tagged segment: 4 ms is some 8 samples of a
- * flow at 50 Mbit/s in super-packets of 2 segments); the wait is a time,
- * T by default (tcp_hpcc's commit_wait_pct).
+ * Departure: once an ACK has passed lastUpdateSeq the commit also waits
+ * for p->commit_samples new samples and p->commit_wait_us (@now_us, a
+ * clock in microseconds, differences modulo 2^32): a CSIG port reports
+ * a rate window closed before the packet, so only later samples describe
+ * the new Wc (Documentation/tcp_hpcc.rst).
  */
 static inline __u32 hpcc_new_ack(struct hpcc_state *st,
 				 const struct hpcc_params *p, __u32 ack_seq,
@@ -436,7 +419,7 @@ static inline __u32 hpcc_default_w_ai(__u32 w_init, __u32 eta, __u32 n)
  * INET_DIAG_VEGASINFO in idiag_ext) and to getsockopt(TCP_CC_INFO).  20
  * bytes, the size of the kernel's union tcp_cc_info.  HPCC_DIAG_ATTR is
  * above every INET_DIAG_* the kernel defines, so ss ignores it;
- * tools/hpccstat reads it.
+ * tools/ccstat reads it.
  */
 #define HPCC_DIAG_ATTR		0x3c01
 
