@@ -19,7 +19,8 @@
  * ports, not in the socket: no socket is referenced or changed, any
  * congestion control works on either end, and the module can be removed
  * at any time.  Entries expire after idle_timeout seconds without traffic.
- * Documentation/tcp_csig_opt.rst has the design and its measurements.
+ * Documentation/tcp_csig_opt.rst has the design, Documentation/results.rst
+ * its measurements.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 

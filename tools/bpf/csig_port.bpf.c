@@ -17,7 +17,7 @@
  *
  * csigctl loads the same object with its own configuration.  Wire formats
  * and the configuration layout: include/csig.h, include/csig_port.h.
- * Design and measurements: Documentation/csig.rst.
+ * Design: Documentation/csig.rst; measurements: Documentation/results.rst.
  */
 #include <linux/bpf.h>
 #include <linux/pkt_cls.h>
