@@ -32,8 +32,8 @@
 #           the same, each flow held at PCT/2 per cent of the link:
 #           paced,95 is a sender that holds eta's load exactly, and its
 #           utilisation is what senders paced there get from the
-#           emulated hosts (Documentation/tcp_hpcc.rst, "What a paced
-#           sender gets here")
+#           emulated hosts (Documentation/results.rst, "Per-module
+#           benchmarks")
 #
 # The transit role sits on the bottleneck port in every configuration:
 # its model's queue histogram gives the queue percentiles (an upper bound
@@ -115,8 +115,8 @@ insmod "$top/build/$(uname -r)/tcp_csig_opt.ko" || exit 1
 # nflows stays at its default, 16, above the 2 flows here: with nflows
 # equal to the number of flows, the additive steps put hpcc's fixed point
 # at U = 1 whatever eta, which on this path, where the senders fill 89-95%
-# of the link, is a standing queue (Documentation/tcp_hpcc.rst, "W_ai and
-# eta")
+# of the link, is a standing queue (Documentation/tcp_hpcc.rst, "Choosing
+# eta, W_ai and nflows")
 insmod "$top/build/$(uname -r)/tcp_hpcc.ko" line_rate_mbps=$RATE_MBIT \
 	base_rtt_us=$((T_MS * 1000)) nflows=16 || exit 1
 if [ "$TRACE" = 1 ]; then

@@ -35,7 +35,7 @@ QH=$top/selftests/lib/qhist.py
 P=/sys/module/tcp_hpcc/parameters
 # 100 Mbit/s: at 200 the two senders, the data plane and the receiver keep
 # the guest's two vCPUs busy under TCG and the senders, not the link, set
-# the rates (Documentation/tcp_hpcc.rst, "Measured")
+# the rates (Documentation/tcp_hpcc.rst, "Limits")
 RATE_MBIT=100
 TOPO_RATE=${RATE_MBIT}mbit
 # T, on the switch port (--t) and in hpcc (base_rtt_us).  The idle RTT is
@@ -159,15 +159,11 @@ ktap_expect "hpccstat: the flows read the U signal, U in [0, 3), W above 0" \
 # Jain over 1 s windows: s2's seconds 4..8, s1's 8..12
 jain=$(iperf_jain2 "$j1" "$j2" 4 4 4)
 ktap_diag "Jain fairness per 1 s window, lowest of 4: $jain"
-# The issue's goals: at least 90% utilisation, Jain at least 0.95 over
-# 1 s windows, the late flow converging to its fair share.  This run
-# measures 0.89-0.94, 0.999-1.000 and 80% of the share within 0.5 s (with
-# tso_cap; before it 0.87-0.92, 0.97-0.999, 0.5-1 s), but once, in a CI
-# run where everything ran about 8% slower (Reno at 85 Mbit/s where other
-# runs get 90-93), 0.81, 0.96 and a late flow at 70% of its share for
-# 10 s.  The checks are regression guards that hold there too; a host
-# that takes one of the guest's CPUs (0.44) fails them, as it should.
-# Documentation/tcp_hpcc.rst reports the goals.
+# The goals: at least 90% utilisation, Jain at least 0.95 over 1 s
+# windows, the late flow converging to its fair share (measured:
+# Documentation/results.rst, "Per-module benchmarks").  The checks are
+# regression guards that hold on a machine where everything runs slower;
+# a host that takes one of the guest's CPUs fails them, as it should.
 ktap_expect "two flows: utilisation at least 80% (scaled to the reference)" "$util >= $(scaled 0.80)"
 ktap_expect "two flows: Jain fairness at least 0.95 in every 1 s window" "${jain:-0} >= 0.95"
 # the late flow: first 0.5 s interval at 50% / 80% of its fair share
@@ -283,8 +279,8 @@ ktap_diag "a flow at a fifth of the link: $((h1 - h0)) commits held with grow_pc
 ktap_expect "an application-limited flow does not raise W (held); grow_pct=0 turns that off" \
 	"$h1 - $h0 > 10 && $h2 == $h1"
 
-# Loss with fresh telemetry (Documentation/tcp_hpcc.rst, "Where the
-# kernel forces a departure"): drops that U does not show, by netem as
+# Loss with fresh telemetry (Documentation/tcp_hpcc.rst, "Departures
+# from the draft"): drops that U does not show, by netem as
 # the bottleneck's leaf (a fifo of 1000 packets like the one before,
 # which drops what it is told to).  First an RTO: everything dropped for
 # 0.6 s in the middle of a flow; the first ACK after it must find TCP's

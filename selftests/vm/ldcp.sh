@@ -5,7 +5,7 @@
 #
 #   s1, s2 --> [sw: bridge, sw-r htb 100M + red/ecn] --> r
 #
-# (htb at 200M for the two long flows, the issue's rate).
+# (htb at 200M for the two long flows).
 #
 # Checks: parameters are validated; the IW is the BDP in packets of the
 # MSS on a 9000-byte MTU path and on loopback; ldcp selected by setsockopt before
@@ -283,7 +283,7 @@ ka=$(($(ctr r acks_now) - k0)) ko=$(($(topo_nstat r TcpOutSegs) - o0))
 ktap_diag "r: data segments ACKed at once +$ka, segments sent +$ko"
 ktap_expect "the receiver ACKs each ECT data segment at once (ack_every)" \
 	"$ka > 1000 && $ko >= $ka"
-# measured 0.90-0.92 and Jain 0.96-0.97 (Documentation/tcp_ldcp.rst)
+# measured: Documentation/results.rst, "Per-module benchmarks"
 ktap_expect "two flows at 200 Mbit/s: utilisation at least 75% (scaled to the reference)" \
 	"$util >= $(topo_scaled 0.75 "$ref" 0.90)"
 ktap_expect "two flows at 200 Mbit/s: Jain fairness at least 0.8 in every 1 s window" "${jain:-0} >= 0.8"
@@ -365,7 +365,7 @@ tput=$(jq -r '.end.sum_received.bits_per_second / 1e6 | floor' "$j")
 qp99=$(stat_pct 99 "$q")
 ktap_diag "32 flows: $tput Mbit/s, Jain $jain (last 4 s: $jain4), queue p50 $(stat_pct 50 "$q") p99 $qp99 bytes, ACKs below one packet +$(($(ctr s1 below_one) - b0)), timeouts $to, retransmits $(jq -r '.end.sum_sent.retransmits' "$j")"
 # a guard against flows stalled below one packet: 81-90 Mbit/s where
-# the reference fills the link (Documentation/tcp_ldcp.rst), and under
+# the reference fills the link (Documentation/results.rst), and under
 # TCG on a slower machine 0.6 of the reference, whose two flows are not
 # clocked by a round trip that the emulated hosts stretch
 ktap_expect "32 flows: all complete at more than 40% of the link (scaled)" \
