@@ -51,6 +51,7 @@
 #include "csig.h"
 #include "csig_opt.h"
 #include "csig_opt_api.h"
+#include "range_param.h"
 
 #define CREATE_TRACE_POINTS
 #include "tcp_csig_opt_trace.h"
@@ -76,25 +77,8 @@ module_param(insert_mark, uint, 0644);
 MODULE_PARM_DESC(insert_mark,
 		 "skb mark bits set on data segments of negotiated flows, for the data plane's insertion rule (0: none; default 0x40000000)");
 
-static int idle_timeout_set(const char *val, const struct kernel_param *kp)
-{
-	unsigned int v;
-	int err = kstrtouint(val, 0, &v);
-
-	if (err || v < 1 || v > 86400) {
-		pr_err("idle_timeout must be 1..86400 seconds\n");
-		return -EINVAL;
-	}
-	*(unsigned int *)kp->arg = v;
-	return 0;
-}
-
-static const struct kernel_param_ops idle_timeout_ops = {
-	.set = idle_timeout_set,
-	.get = param_get_uint,
-};
-
 static unsigned int idle_timeout = 120;
+DEFINE_RANGE_PARAM_OPS(idle_timeout, 1, 86400);
 module_param_cb(idle_timeout, &idle_timeout_ops, &idle_timeout, 0644);
 MODULE_PARM_DESC(idle_timeout, "seconds a flow's state outlives its last packet (1..86400, default 120)");
 

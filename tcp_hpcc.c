@@ -42,51 +42,63 @@
  * Parameters (include/range_param.h): a write outside a parameter's
  * range is refused with a message and leaves the old value.
  */
-static struct range_param base_rtt_us = { 0, 0, 1000000 };
-module_param_cb(base_rtt_us, &range_ops, &base_rtt_us, 0644);
+static unsigned int base_rtt_us;
+DEFINE_RANGE_PARAM_OPS(base_rtt_us, 0, 1000000);
+module_param_cb(base_rtt_us, &base_rtt_us_ops, &base_rtt_us, 0644);
 MODULE_PARM_DESC(base_rtt_us,
 		 "T, the known baseline RTT, us; 0: the flow's min RTT (0..1000000, default 0)");
-static struct range_param eta = { 95, 50, 100 };
-module_param_cb(eta, &range_ops, &eta, 0644);
+static unsigned int eta = 95;
+DEFINE_RANGE_PARAM_OPS(eta, 50, 100);
+module_param_cb(eta, &eta_ops, &eta, 0644);
 MODULE_PARM_DESC(eta, "target utilisation eta, per cent (50..100, default 95)");
-static struct range_param max_stage = { 5, 0, 100 };
-module_param_cb(max_stage, &range_ops, &max_stage, 0644);
+static unsigned int max_stage = 5;
+DEFINE_RANGE_PARAM_OPS(max_stage, 0, 100);
+module_param_cb(max_stage, &max_stage_ops, &max_stage, 0644);
 MODULE_PARM_DESC(max_stage,
 		 "additive increases before a multiplicative step (0..100, default 5)");
-static struct range_param w_ai = { 0, 0, 16 << 20 };
-module_param_cb(w_ai, &range_ops, &w_ai, 0644);
+static unsigned int w_ai;
+DEFINE_RANGE_PARAM_OPS(w_ai, 0, 16 << 20);
+module_param_cb(w_ai, &w_ai_ops, &w_ai, 0644);
 MODULE_PARM_DESC(w_ai,
 		 "additive increase W_ai, bytes; 0: W_init * (1 - eta) / nflows (0..16 MiB, default 0)");
-static struct range_param nflows = { 16, 1, 65536 };
-module_param_cb(nflows, &range_ops, &nflows, 0644);
+static unsigned int nflows = 16;
+DEFINE_RANGE_PARAM_OPS(nflows, 1, 65536);
+module_param_cb(nflows, &nflows_ops, &nflows, 0644);
 MODULE_PARM_DESC(nflows,
 		 "N of the W_ai rule of thumb: concurrent flows expected per link (1..65536, default 16)");
-static struct range_param line_rate_mbps = { 10000, 1, 4000000 };
-module_param_cb(line_rate_mbps, &range_ops, &line_rate_mbps, 0644);
+static unsigned int line_rate_mbps = 10000;
+DEFINE_RANGE_PARAM_OPS(line_rate_mbps, 1, 4000000);
+module_param_cb(line_rate_mbps, &line_rate_mbps_ops, &line_rate_mbps, 0644);
 MODULE_PARM_DESC(line_rate_mbps,
 		 "line rate, Mbit/s: W_init = line rate * T, pacing at most this (1..4000000, default 10000)");
-static struct range_param pacing_shift = { 12, 8, 16 };
-module_param_cb(pacing_shift, &range_ops, &pacing_shift, 0644);
+static unsigned int pacing_shift = 12;
+DEFINE_RANGE_PARAM_OPS(pacing_shift, 8, 16);
+module_param_cb(pacing_shift, &pacing_shift_ops, &pacing_shift, 0644);
 MODULE_PARM_DESC(pacing_shift,
 		 "sk_pacing_shift of hpcc sockets: TSO bursts of rate / 2^shift seconds (8..16, default 12)");
-static struct range_param grow_pct = { 90, 0, 100 };
-module_param_cb(grow_pct, &range_ops, &grow_pct, 0644);
+static unsigned int grow_pct = 90;
+DEFINE_RANGE_PARAM_OPS(grow_pct, 0, 100);
+module_param_cb(grow_pct, &grow_pct_ops, &grow_pct, 0644);
 MODULE_PARM_DESC(grow_pct,
 		 "W grows past Wc only after the flow delivered this per cent of Wc / T over at least T; 0: always, as the draft (0..100, default 90)");
-static struct range_param tso_cap = { 1, 0, 1 };
-module_param_cb(tso_cap, &range_ops, &tso_cap, 0644);
+static unsigned int tso_cap = 1;
+DEFINE_RANGE_PARAM_OPS(tso_cap, 0, 1);
+module_param_cb(tso_cap, &tso_cap_ops, &tso_cap, 0644);
 MODULE_PARM_DESC(tso_cap,
 		 "1: TSO bursts of at most rate / 2^pacing_shift, 2 segments or more; 0: also the kernel's min-RTT term, up to 64 KB (0..1, default 1)");
-static struct range_param commit_samples = { 2, 0, 16 };
-module_param_cb(commit_samples, &range_ops, &commit_samples, 0644);
+static unsigned int commit_samples = 2;
+DEFINE_RANGE_PARAM_OPS(commit_samples, 0, 16);
+module_param_cb(commit_samples, &commit_samples_ops, &commit_samples, 0644);
 MODULE_PARM_DESC(commit_samples,
 		 "new telemetry samples a commit of Wc also waits for once lastUpdateSeq is acked; 0: the draft's rule (0..16, default 2)");
-static struct range_param commit_wait_pct = { 100, 0, 1000 };
-module_param_cb(commit_wait_pct, &range_ops, &commit_wait_pct, 0644);
+static unsigned int commit_wait_pct = 100;
+DEFINE_RANGE_PARAM_OPS(commit_wait_pct, 0, 1000);
+module_param_cb(commit_wait_pct, &commit_wait_pct_ops, &commit_wait_pct, 0644);
 MODULE_PARM_DESC(commit_wait_pct,
 		 "time a commit of Wc also waits once lastUpdateSeq is acked, per cent of T: U's EWMA horizon; 0: the draft's rule (0..1000, default 100)");
-static struct range_param stale_rtts = { 4, 1, 1000 };
-module_param_cb(stale_rtts, &range_ops, &stale_rtts, 0644);
+static unsigned int stale_rtts = 4;
+DEFINE_RANGE_PARAM_OPS(stale_rtts, 1, 1000);
+module_param_cb(stale_rtts, &stale_rtts_ops, &stale_rtts, 0644);
 MODULE_PARM_DESC(stale_rtts,
 		 "telemetry older than this many RTTs, a window acked since, is stale (1..1000, default 4)");
 
@@ -184,7 +196,7 @@ static const struct csig_quant quant = CSIG_DEFAULT_QUANT_INIT;
 static u64 hpcc_t_ns(const struct sock *sk)
 {
 	const struct tcp_sock *tp = tcp_sk(sk);
-	u32 us = READ_ONCE(base_rtt_us.val);
+	u32 us = READ_ONCE(base_rtt_us);
 
 	if (!us) {
 		us = tcp_min_rtt(tp);
@@ -201,7 +213,7 @@ static u64 hpcc_t_ns(const struct sock *sk)
 static u32 hpcc_w_line(const struct sock *sk, u64 rtt_ns)
 {
 	const struct tcp_sock *tp = tcp_sk(sk);
-	u64 w = hpcc_line_bytes(READ_ONCE(line_rate_mbps.val), rtt_ns);
+	u64 w = hpcc_line_bytes(READ_ONCE(line_rate_mbps), rtt_ns);
 	u64 cap = (u64)tp->snd_cwnd_clamp * tp->mss_cache;
 
 	w = min(w, cap);
@@ -221,12 +233,12 @@ static void hpcc_params(const struct sock *sk, const struct hpcc *ca,
 	u32 mss = tp->mss_cache;
 
 	p->t_ns = hpcc_t_ns(sk);
-	p->eta = READ_ONCE(eta.val) * HPCC_FRAC_ONE / 100;
-	p->max_stage = READ_ONCE(max_stage.val);
-	p->commit_samples = READ_ONCE(commit_samples.val);
-	p->commit_wait_us = min_t(u64, div_u64(p->t_ns * READ_ONCE(commit_wait_pct.val),
+	p->eta = READ_ONCE(eta) * HPCC_FRAC_ONE / 100;
+	p->max_stage = READ_ONCE(max_stage);
+	p->commit_samples = READ_ONCE(commit_samples);
+	p->commit_wait_us = min_t(u64, div_u64(p->t_ns * READ_ONCE(commit_wait_pct),
 					       100 * NSEC_PER_USEC), U32_MAX);
-	p->grow_pct = READ_ONCE(grow_pct.val);
+	p->grow_pct = READ_ONCE(grow_pct);
 	p->w_used = 0;		/* hpcc_update() measures it */
 	p->w_ai = ca->w_ai;
 	p->w_loss = ca->w_loss;
@@ -238,7 +250,7 @@ static void hpcc_params(const struct sock *sk, const struct hpcc *ca,
 /* R = W / T, at most the line rate. */
 static u64 hpcc_pacing(u32 w, u64 t_ns)
 {
-	return min(hpcc_rate(w, t_ns), (u64)READ_ONCE(line_rate_mbps.val) * 125000);
+	return min(hpcc_rate(w, t_ns), (u64)READ_ONCE(line_rate_mbps) * 125000);
 }
 
 /*
@@ -253,7 +265,7 @@ static void hpcc_cap_tso(struct sock *sk, struct hpcc *ca, u64 rate)
 {
 	u32 segs = 0;
 
-	if (READ_ONCE(tso_cap.val)) {
+	if (READ_ONCE(tso_cap)) {
 		u32 burst = div_u64(rate >> READ_ONCE(sk->sk_pacing_shift),
 				    tcp_sk(sk)->mss_cache);
 
@@ -326,7 +338,7 @@ static void hpcc_init(struct sock *sk)
 	 * back, and its queue signal the burst (HPCC assumes per-packet
 	 * pacing).  TCP's default shift of 10 sends ~1 ms of data at once.
 	 */
-	WRITE_ONCE(sk->sk_pacing_shift, READ_ONCE(pacing_shift.val));
+	WRITE_ONCE(sk->sk_pacing_shift, READ_ONCE(pacing_shift));
 	if (!ca->negotiated) {
 		hpcc_cap_tso(sk, ca, READ_ONCE(sk->sk_pacing_rate));
 		/* Reno from TCP's initial window */
@@ -338,7 +350,7 @@ static void hpcc_init(struct sock *sk)
 	/* flows start at line rate: W_init = line rate * T */
 	w_init = hpcc_w_line(sk, hpcc_t_ns(sk));
 	hpcc_params(sk, ca, &p);
-	ca->w_ai = READ_ONCE(w_ai.val) ?: hpcc_default_w_ai(w_init, p.eta, READ_ONCE(nflows.val));
+	ca->w_ai = READ_ONCE(w_ai) ?: hpcc_default_w_ai(w_init, p.eta, READ_ONCE(nflows));
 	p.w_ai = ca->w_ai;
 	hpcc_state_init(&ca->st, &p, w_init, tp->snd_una);
 	hpcc_apply(sk, ca, p.t_ns, 0);
@@ -485,7 +497,7 @@ static void hpcc_update(struct sock *sk, const struct rate_sample *rs)
 	/* stale: a few RTTs without news while a window was acked */
 	rtt = max_t(u64, p.t_ns, (u64)(tp->srtt_us >> 3) * NSEC_PER_USEC);
 	if (!ca->fallback && now > ca->info_ns &&
-	    now - ca->info_ns > READ_ONCE(stale_rtts.val) * rtt &&
+	    now - ca->info_ns > READ_ONCE(stale_rtts) * rtt &&
 	    tp->delivered - ca->info_delivered > tcp_snd_cwnd(tp)) {
 		ca->fallback = 1;
 		tp->snd_ssthresh = tcp_snd_cwnd(tp);

@@ -49,40 +49,49 @@
  * Parameters (include/range_param.h): a write outside a parameter's
  * range is refused with a message and leaves the old value.
  */
-static struct range_param alpha_milli = { 1000, 1, 1000 };
-module_param_cb(alpha_milli, &range_ops, &alpha_milli, 0644);
+static unsigned int alpha_milli = 1000;
+DEFINE_RANGE_PARAM_OPS(alpha_milli, 1, 1000);
+module_param_cb(alpha_milli, &alpha_milli_ops, &alpha_milli, 0644);
 MODULE_PARM_DESC(alpha_milli,
 		 "alpha, the increase per window of unmarked ACKs, 1/1000 packet (1..1000, default 1000)");
-static struct range_param beta_milli = { 500, 1, 1000 };
-module_param_cb(beta_milli, &range_ops, &beta_milli, 0644);
+static unsigned int beta_milli = 500;
+DEFINE_RANGE_PARAM_OPS(beta_milli, 1, 1000);
+module_param_cb(beta_milli, &beta_milli_ops, &beta_milli, 0644);
 MODULE_PARM_DESC(beta_milli,
 		 "beta, the decrease per marked packet, 1/1000 packet (1..1000, default 500)");
-static struct range_param gamma_div = { 8, 4, 16 };
-module_param_cb(gamma_div, &range_ops, &gamma_div, 0644);
+static unsigned int gamma_div = 8;
+DEFINE_RANGE_PARAM_OPS(gamma_div, 4, 16);
+module_param_cb(gamma_div, &gamma_div_ops, &gamma_div, 0644);
 MODULE_PARM_DESC(gamma_div,
 		 "gamma = 1/gamma_div packet: the step and floor of cw below one packet (4..16, default 8)");
-static struct range_param bw_mbps = { 10000, 1, 4000000 };
-module_param_cb(bw_mbps, &range_ops, &bw_mbps, 0644);
+static unsigned int bw_mbps = 10000;
+DEFINE_RANGE_PARAM_OPS(bw_mbps, 1, 4000000);
+module_param_cb(bw_mbps, &bw_mbps_ops, &bw_mbps, 0644);
 MODULE_PARM_DESC(bw_mbps,
 		 "bandwidth of the initial window IW = bw * base RTT, Mbit/s (1..4000000, default 10000)");
-static struct range_param base_rtt_us = { 100, 1, 1000000 };
-module_param_cb(base_rtt_us, &range_ops, &base_rtt_us, 0644);
+static unsigned int base_rtt_us = 100;
+DEFINE_RANGE_PARAM_OPS(base_rtt_us, 1, 1000000);
+module_param_cb(base_rtt_us, &base_rtt_us_ops, &base_rtt_us, 0644);
 MODULE_PARM_DESC(base_rtt_us,
 		 "base RTT of the initial window, us (1..1000000, default 100)");
-static struct range_param fast_start = { 1, 0, 1 };
-module_param_cb(fast_start, &range_ops, &fast_start, 0644);
+static unsigned int fast_start = 1;
+DEFINE_RANGE_PARAM_OPS(fast_start, 0, 1);
+module_param_cb(fast_start, &fast_start_ops, &fast_start, 0644);
 MODULE_PARM_DESC(fast_start,
 		 "1: start at IW in fast start (section 2.3); 0: TCP's initial window, PAWA from the start (default 1)");
-static struct range_param fs_not_ect = { 1, 0, 1 };
-module_param_cb(fs_not_ect, &range_ops, &fs_not_ect, 0644);
+static unsigned int fs_not_ect = 1;
+DEFINE_RANGE_PARAM_OPS(fs_not_ect, 0, 1);
+module_param_cb(fs_not_ect, &fs_not_ect_ops, &fs_not_ect, 0644);
 MODULE_PARM_DESC(fs_not_ect,
 		 "1: fast start's packets before the IW-th leave not-ECN-capable (section 3.1); 0: all ECT (default 1)");
-static struct range_param below_one_inc = { 1, 0, 1 };
-module_param_cb(below_one_inc, &range_ops, &below_one_inc, 0644);
+static unsigned int below_one_inc = 1;
+DEFINE_RANGE_PARAM_OPS(below_one_inc, 0, 1);
+module_param_cb(below_one_inc, &below_one_inc_ops, &below_one_inc, 0644);
 MODULE_PARM_DESC(below_one_inc,
 		 "below one packet, the increase per unmarked ACK: 0: gamma (section 2.2); 1: alpha, one equilibrium with PAWA above one packet (default 1)");
-static struct range_param ack_every = { 1, 0, 1 };
-module_param_cb(ack_every, &range_ops, &ack_every, 0644);
+static unsigned int ack_every = 1;
+DEFINE_RANGE_PARAM_OPS(ack_every, 0, 1);
+module_param_cb(ack_every, &ack_every_ops, &ack_every, 0644);
 MODULE_PARM_DESC(ack_every,
 		 "receiver: 1: an ACK for every data segment (section 2.2); 0: TCP's delayed ACK (default 1)");
 
@@ -144,17 +153,17 @@ struct ldcp {
 
 static void ldcp_params(struct ldcp_params *p, const struct ldcp *ca)
 {
-	p->alpha = div_u64((u64)READ_ONCE(alpha_milli.val) << LDCP_FRAC_SHIFT, 1000);
-	p->beta = div_u64((u64)READ_ONCE(beta_milli.val) << LDCP_FRAC_SHIFT, 1000);
-	p->gamma = LDCP_ONE / READ_ONCE(gamma_div.val);
+	p->alpha = div_u64((u64)READ_ONCE(alpha_milli) << LDCP_FRAC_SHIFT, 1000);
+	p->beta = div_u64((u64)READ_ONCE(beta_milli) << LDCP_FRAC_SHIFT, 1000);
+	p->gamma = LDCP_ONE / READ_ONCE(gamma_div);
 	p->iw = ca->iw;
-	p->inc = READ_ONCE(below_one_inc.val) ? p->alpha : 0;
+	p->inc = READ_ONCE(below_one_inc) ? p->alpha : 0;
 }
 
 /* IW = bw * base RTT, in packets of @mss */
 static u32 ldcp_iw(u32 mss)
 {
-	return ldcp_iw_bdp(READ_ONCE(bw_mbps.val), READ_ONCE(base_rtt_us.val), mss);
+	return ldcp_iw_bdp(READ_ONCE(bw_mbps), READ_ONCE(base_rtt_us), mss);
 }
 
 /*
@@ -179,7 +188,7 @@ static u64 ldcp_apply(struct sock *sk, const struct ldcp *ca, u32 acked)
 		cwnd = min(cwnd, tcp_snd_cwnd(tp) + acked);
 	tcp_snd_cwnd_set(tp, cwnd);
 	if (ca->st.phase == LDCP_FAST_START)
-		rate = (u64)READ_ONCE(bw_mbps.val) * 125000;
+		rate = (u64)READ_ONCE(bw_mbps) * 125000;
 	else if (!tp->srtt_us)
 		rate = ~0ULL;
 	else if (ca->st.cw < LDCP_ONE)
@@ -215,14 +224,14 @@ static void ldcp_init(struct sock *sk)
 	count(sk, C_FLOWS);
 	if (!(tp->ecn_flags & TCP_ECN_OK))
 		count(sk, C_FLOWS_NO_ECN);
-	if (READ_ONCE(fast_start.val)) {
+	if (READ_ONCE(fast_start)) {
 		ldcp_state_init(&ca->st, &p);
 		count(sk, C_FLOWS_FAST_START);
 		/*
 		 * One packet per skb until fast start ends, so that the
 		 * LOCAL_OUT hook can set each packet's ECN field.
 		 */
-		if ((tp->ecn_flags & TCP_ECN_OK) && READ_ONCE(fs_not_ect.val)) {
+		if ((tp->ecn_flags & TCP_ECN_OK) && READ_ONCE(fs_not_ect)) {
 			ca->fs_ect = 1;
 			gso_cap_init(&ca->gso, sk->sk_gso_max_segs);
 			sk_gso_cap(sk, &ca->gso, 1);
@@ -423,7 +432,7 @@ static void ldcp_cwnd_event(struct sock *sk, enum tcp_ca_event ev)
 	 * flow with one packet in flight (cw below two) is not held by the
 	 * delayed-ACK timer, at least 40 ms, which would be its RTT.
 	 */
-	if (READ_ONCE(ack_every.val) &&
+	if (READ_ONCE(ack_every) &&
 	    !(inet_csk(sk)->icsk_ack.pending & ICSK_ACK_NOW)) {
 		inet_csk(sk)->icsk_ack.pending |= ICSK_ACK_NOW;
 		count(sk, C_ACKS_NOW);

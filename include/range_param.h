@@ -1,51 +1,47 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Module parameters with a range, for the congestion control modules:
- * an unsigned value that a write outside [lo, hi] does not change (the
- * write fails with -EINVAL and a message naming the range).
+ * Module parameters with a range, for the project's modules: an unsigned
+ * int that a write outside [lo, hi] does not change.  The kernel's
+ * param_set_uint_minmax() parses and checks the value (the write fails
+ * with -EINVAL, or kstrtouint()'s error); a message names the range.
+ * This is tcp_dctcp.c's setter for shift_g, made once for every
+ * parameter:
  *
- *	static struct range_param eta = { 95, 50, 100 };
- *	module_param_cb(eta, &range_ops, &eta, 0644);
+ *	static unsigned int eta = 95;
+ *	DEFINE_RANGE_PARAM_OPS(eta, 50, 100);
+ *	module_param_cb(eta, &eta_ops, &eta, 0644);
+ *	MODULE_PARM_DESC(eta, "...");
  *
- * Kernel only: each module that includes it has its own copy.
+ * Kernel only.
  */
 #ifndef _RANGE_PARAM_H
 #define _RANGE_PARAM_H
 
-#include <linux/kernel.h>
+#include <linux/printk.h>
 #include <linux/moduleparam.h>
-#include <linux/sysfs.h>
 
-struct range_param {
-	unsigned int val, lo, hi;
-};
-
-static int range_set(const char *val, const struct kernel_param *kp)
+static inline int range_param_set(const char *val, const struct kernel_param *kp,
+				  unsigned int lo, unsigned int hi)
 {
-	struct range_param *r = kp->arg;
-	unsigned int v;
-	int err = kstrtouint(val, 0, &v);
+	int err = param_set_uint_minmax(val, kp, lo, hi);
 
 	if (err)
-		return err;
-	if (v < r->lo || v > r->hi) {
-		pr_err("%s must be in [%u, %u], not %u\n", kp->name, r->lo, r->hi, v);
-		return -EINVAL;
+		pr_err("%s must be in [%u, %u]\n", kp->name, lo, hi);
+	return err;
+}
+
+/*
+ * @name##_ops, the kernel_param_ops of an unsigned int parameter in
+ * [@lo, @hi], for module_param_cb().
+ */
+#define DEFINE_RANGE_PARAM_OPS(name, lo, hi)				\
+	static int name##_set(const char *val, const struct kernel_param *kp) \
+	{								\
+		return range_param_set(val, kp, lo, hi);		\
+	}								\
+	static const struct kernel_param_ops name##_ops = {		\
+		.set = name##_set,					\
+		.get = param_get_uint,					\
 	}
-	WRITE_ONCE(r->val, v);
-	return 0;
-}
-
-static int range_get(char *buf, const struct kernel_param *kp)
-{
-	const struct range_param *r = kp->arg;
-
-	return sysfs_emit(buf, "%u\n", READ_ONCE(r->val));
-}
-
-static const struct kernel_param_ops range_ops = {
-	.set = range_set,
-	.get = range_get,
-};
 
 #endif /* _RANGE_PARAM_H */
