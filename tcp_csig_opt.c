@@ -123,7 +123,7 @@ enum {
 	C_NR,
 };
 
-static const char * const counter_names[C_NR] = {
+static const char * const csig_counter_names[C_NR] = {
 	"tags", "tags_removed", "tags_recorded", "tags_unnegotiated",
 	"tags_not_tcp", "tags_malformed", "syn_offered", "syn_offer_rcvd",
 	"synack_accepted", "negotiated", "peer_declined", "synack_invalid",
@@ -152,16 +152,16 @@ static struct csig_net *csig_net(const struct net *net)
 	return net_generic(net, csig_net_id);
 }
 
-static void count(const struct net *net, int i)
+static void csig_count(const struct net *net, int i)
 {
 	this_cpu_inc(csig_net(net)->c->v[i]);
 }
 
 /* The flow table. */
-#define FLOW_HASH_BITS	12
-#define NTYPES		16
+#define CSIG_FLOW_HASH_BITS	12
+#define CSIG_FLOW_NTYPES		16
 
-struct flow_key {
+struct csig_flow_key {
 	const struct net *net;
 	u8	family;
 	u8	pad;
@@ -169,7 +169,7 @@ struct flow_key {
 	struct in6_addr laddr, raddr;	/* IPv4: mapped into the first word */
 };
 
-enum { F_OFFERED = 1, F_PEER_OFFERED = 2, F_NEGOTIATED = 4 };
+enum { CSIG_F_OFFERED = 1, CSIG_F_PEER_OFFERED = 2, CSIG_F_NEGOTIATED = 4 };
 
 /*
  * Segments after the handshake on which an active opener confirms the
@@ -178,59 +178,59 @@ enum { F_OFFERED = 1, F_PEER_OFFERED = 2, F_NEGOTIATED = 4 };
  */
 #define CSIG_CONFIRMS	3
 
-struct flow {
+struct csig_flow {
 	struct hlist_node node;
 	struct rcu_head rcu;
-	struct flow_key key;
+	struct csig_flow_key key;
 	spinlock_t lock;		/* protects the fields below */
 	unsigned long last_used;	/* jiffies */
 	u8	state;
 	u8	confirms;		/* active open: confirmations to send */
 	u16	rx_valid, rx_fresh;	/* by type */
 	u16	tx_valid;
-	struct csig_sample rx[NTYPES];	/* receiver: latest tag of each type */
-	struct csig_opt_sample tx[NTYPES];	/* sender: latest reflected */
+	struct csig_sample rx[CSIG_FLOW_NTYPES];	/* receiver: latest tag of each type */
+	struct csig_opt_sample tx[CSIG_FLOW_NTYPES];	/* sender: latest reflected */
 };
 
 /* Lookups walk a bucket under RCU; its lock serialises changes to it. */
 static struct {
 	struct hlist_head head;
 	spinlock_t lock;	/* adds and removals in this bucket */
-} table[1 << FLOW_HASH_BITS];
-static atomic_t nconsumers;
-static u32 hash_seed __read_mostly;
+} csig_table[1 << CSIG_FLOW_HASH_BITS];
+static atomic_t csig_nconsumers;
+static u32 csig_hash_seed __read_mostly;
 
-static u32 key_hash(const struct flow_key *k)
+static u32 csig_key_hash(const struct csig_flow_key *k)
 {
 	u32 ports = ((u32)ntohs(k->lport) << 16) | ntohs(k->rport);
 
 	return jhash2((const u32 *)&k->laddr, 8,
 		      jhash_3words((u32)(unsigned long)k->net, ports, k->family,
-				   hash_seed)) &
-	       ((1 << FLOW_HASH_BITS) - 1);
+				   csig_hash_seed)) &
+	       ((1 << CSIG_FLOW_HASH_BITS) - 1);
 }
 
-static struct flow *flow_lookup(const struct flow_key *k, u32 h)
+static struct csig_flow *csig_flow_lookup(const struct csig_flow_key *k, u32 h)
 {
-	struct flow *f;
+	struct csig_flow *f;
 
-	hlist_for_each_entry_rcu(f, &table[h].head, node)
+	hlist_for_each_entry_rcu(f, &csig_table[h].head, node)
 		if (!memcmp(&f->key, k, sizeof(*k)))
 			return f;
 	return NULL;
 }
 
 /* Find or add; the caller holds rcu_read_lock(). */
-static struct flow *flow_get(struct net *net, const struct flow_key *k)
+static struct csig_flow *csig_flow_get(struct net *net, const struct csig_flow_key *k)
 {
-	u32 h = key_hash(k);
-	struct flow *f = flow_lookup(k, h);
+	u32 h = csig_key_hash(k);
+	struct csig_flow *f = csig_flow_lookup(k, h);
 
 	if (f)
 		return f;
 	if (atomic_inc_return(&csig_net(net)->nflows) > max_flows) {
 		atomic_dec(&csig_net(net)->nflows);
-		count(net, C_FLOWS_FULL);
+		csig_count(net, C_FLOWS_FULL);
 		return NULL;
 	}
 	f = kzalloc(sizeof(*f), GFP_ATOMIC);
@@ -241,46 +241,46 @@ static struct flow *flow_get(struct net *net, const struct flow_key *k)
 	f->key = *k;
 	spin_lock_init(&f->lock);
 	f->last_used = jiffies;
-	spin_lock_bh(&table[h].lock);
-	if (flow_lookup(k, h)) {	/* lost a race */
-		spin_unlock_bh(&table[h].lock);
+	spin_lock_bh(&csig_table[h].lock);
+	if (csig_flow_lookup(k, h)) {	/* lost a race */
+		spin_unlock_bh(&csig_table[h].lock);
 		kfree(f);
 		atomic_dec(&csig_net(net)->nflows);
-		return flow_lookup(k, h);
+		return csig_flow_lookup(k, h);
 	}
-	hlist_add_head_rcu(&f->node, &table[h].head);
-	spin_unlock_bh(&table[h].lock);
+	hlist_add_head_rcu(&f->node, &csig_table[h].head);
+	spin_unlock_bh(&csig_table[h].lock);
 	return f;
 }
 
-static void flow_free_rcu(struct rcu_head *r)
+static void csig_flow_free_rcu(struct rcu_head *r)
 {
-	kfree(container_of(r, struct flow, rcu));
+	kfree(container_of(r, struct csig_flow, rcu));
 }
 
 /*
  * Unlink a flow; the caller holds its bucket's lock.  @net_alive: its
  * namespace's counters are still there to count it out.
  */
-static void flow_unlink(struct flow *f, bool net_alive)
+static void csig_flow_unlink(struct csig_flow *f, bool net_alive)
 {
 	hlist_del_rcu(&f->node);
 	if (net_alive)
 		atomic_dec(&csig_net(f->key.net)->nflows);
-	call_rcu(&f->rcu, flow_free_rcu);
+	call_rcu(&f->rcu, csig_flow_free_rcu);
 }
 
 /* Forget the flow of @k, if any: a new connection on its addresses. */
-static void flow_drop(const struct flow_key *k)
+static void csig_flow_drop(const struct csig_flow_key *k)
 {
-	u32 h = key_hash(k);
-	struct flow *f;
+	u32 h = csig_key_hash(k);
+	struct csig_flow *f;
 
-	spin_lock_bh(&table[h].lock);
-	f = flow_lookup(k, h);
+	spin_lock_bh(&csig_table[h].lock);
+	f = csig_flow_lookup(k, h);
 	if (f)
-		flow_unlink(f, true);
-	spin_unlock_bh(&table[h].lock);
+		csig_flow_unlink(f, true);
+	spin_unlock_bh(&csig_table[h].lock);
 }
 
 /*
@@ -288,7 +288,7 @@ static void flow_drop(const struct flow_key *k)
  * connection on the same addresses (its negotiation, its samples) may
  * carry over.  The caller holds f->lock.
  */
-static void flow_reset(struct flow *f, u8 state)
+static void csig_flow_reset(struct csig_flow *f, u8 state)
 {
 	f->state = state;
 	f->confirms = 0;
@@ -299,51 +299,51 @@ static void flow_reset(struct flow *f, u8 state)
 }
 
 /* Remove expired flows (or all of @net's, or all when @all). */
-static void flow_gc(const struct net *net, bool all)
+static void csig_flow_gc(const struct net *net, bool all)
 {
 	unsigned long idle = (unsigned long)READ_ONCE(idle_timeout) * HZ;
 	struct hlist_node *tmp;
-	struct flow *f;
+	struct csig_flow *f;
 	int i;
 
-	for (i = 0; i < ARRAY_SIZE(table); i++) {
-		spin_lock_bh(&table[i].lock);
-		hlist_for_each_entry_safe(f, tmp, &table[i].head, node) {
+	for (i = 0; i < ARRAY_SIZE(csig_table); i++) {
+		spin_lock_bh(&csig_table[i].lock);
+		hlist_for_each_entry_safe(f, tmp, &csig_table[i].head, node) {
 			if (all || (net && f->key.net == net) ||
 			    (!net && time_after(jiffies, READ_ONCE(f->last_used) + idle)))
-				flow_unlink(f, !all);
+				csig_flow_unlink(f, !all);
 		}
-		spin_unlock_bh(&table[i].lock);
+		spin_unlock_bh(&csig_table[i].lock);
 		cond_resched();
 	}
 }
 
-static void gc_work_fn(struct work_struct *w);
-static DECLARE_DELAYED_WORK(gc_work, gc_work_fn);
+static void csig_gc_work_fn(struct work_struct *w);
+static DECLARE_DELAYED_WORK(csig_gc_work, csig_gc_work_fn);
 
-static void gc_work_fn(struct work_struct *w)
+static void csig_gc_work_fn(struct work_struct *w)
 {
-	flow_gc(NULL, false);
-	schedule_delayed_work(&gc_work, HZ);
+	csig_flow_gc(NULL, false);
+	schedule_delayed_work(&csig_gc_work, HZ);
 }
 
 /*
  * IPv6 or IPv4?  skb->protocol says so on input; on output it may not be
  * set yet, and the header's version does.
  */
-static bool skb_is_ipv6(const struct sk_buff *skb)
+static bool csig_skb_is_ipv6(const struct sk_buff *skb)
 {
 	return skb->protocol == htons(ETH_P_IPV6) ||
 	       (skb->protocol != htons(ETH_P_IP) && ipv6_hdr(skb)->version == 6);
 }
 
 /* Key of a segment: local is the destination when @in, else the source. */
-static void key_from_skb(struct flow_key *k, struct net *net, struct sk_buff *skb,
-			 const struct tcphdr *th, bool in)
+static void csig_key_from_skb(struct csig_flow_key *k, struct net *net, struct sk_buff *skb,
+			      const struct tcphdr *th, bool in)
 {
 	memset(k, 0, sizeof(*k));
 	k->net = net;
-	if (skb_is_ipv6(skb)) {
+	if (csig_skb_is_ipv6(skb)) {
 		const struct ipv6hdr *ip6 = ipv6_hdr(skb);
 
 		k->family = AF_INET6;
@@ -368,7 +368,7 @@ static void key_from_skb(struct flow_key *k, struct net *net, struct sk_buff *sk
  * IPv4 flow of an IPv6 socket; a request socket's family is its
  * listener's, so the caller says).
  */
-static void key_from_sk(struct flow_key *k, const struct sock *sk, bool v6)
+static void csig_key_from_sk(struct csig_flow_key *k, const struct sock *sk, bool v6)
 {
 	memset(k, 0, sizeof(*k));
 	k->net = sock_net(sk);
@@ -389,11 +389,11 @@ static void key_from_sk(struct flow_key *k, const struct sock *sk, bool v6)
 }
 
 /* The IP and TCP headers of a TCP segment at the network header, or NULL. */
-static struct tcphdr *tcp_of(struct sk_buff *skb, unsigned int *nhlen)
+static struct tcphdr *csig_tcp_of(struct sk_buff *skb, unsigned int *nhlen)
 {
 	unsigned int nh, thlen;
 
-	if (skb_is_ipv6(skb)) {
+	if (csig_skb_is_ipv6(skb)) {
 		if (ipv6_hdr(skb)->nexthdr != IPPROTO_TCP)
 			return NULL;
 		nh = sizeof(struct ipv6hdr);
@@ -416,12 +416,12 @@ static struct tcphdr *tcp_of(struct sk_buff *skb, unsigned int *nhlen)
 }
 
 /* Payload bytes of a segment, as its IP header says (frames may be padded). */
-static unsigned int seg_payload(const struct sk_buff *skb, const struct tcphdr *th,
-				unsigned int nh)
+static unsigned int csig_seg_payload(const struct sk_buff *skb, const struct tcphdr *th,
+				     unsigned int nh)
 {
 	unsigned int l3, hl = nh + th->doff * 4;
 
-	if (skb_is_ipv6(skb))
+	if (csig_skb_is_ipv6(skb))
 		l3 = sizeof(struct ipv6hdr) + ntohs(ipv6_hdr(skb)->payload_len);
 	else
 		l3 = ntohs(ip_hdr(skb)->tot_len);
@@ -429,7 +429,7 @@ static unsigned int seg_payload(const struct sk_buff *skb, const struct tcphdr *
 }
 
 /* Does the segment carry a TCP-MD5 or TCP-AO signature? */
-static bool seg_signed(const struct tcphdr *th)
+static bool csig_seg_signed(const struct tcphdr *th)
 {
 	u32 tsval;
 
@@ -444,8 +444,8 @@ static bool seg_signed(const struct tcphdr *th)
  * lock, so a segment at the edge of a moving window may go either way.
  * Returns 0, or the counter of the test that failed.
  */
-static int tcp_would_accept(const struct sock *sk, const struct tcphdr *th,
-			    unsigned int payload)
+static int csig_tcp_would_accept(const struct sock *sk, const struct tcphdr *th,
+				 unsigned int payload)
 {
 	const struct tcp_sock *tp = tcp_sk(sk);
 	u32 seq = ntohl(th->seq), end = seq + payload + th->fin;
@@ -485,8 +485,8 @@ static int tcp_would_accept(const struct sock *sk, const struct tcphdr *th,
  * skb->sk, if any, is early demux's (or an assigned one): the socket TCP
  * will use.
  */
-static struct sock *sk_lookup(struct net *net, struct sk_buff *skb,
-			      const struct tcphdr *th, int sdif)
+static struct sock *csig_sk_lookup(struct net *net, struct sk_buff *skb,
+				   const struct tcphdr *th, int sdif)
 {
 	struct sock *sk = skb->sk;
 
@@ -495,7 +495,7 @@ static struct sock *sk_lookup(struct net *net, struct sk_buff *skb,
 		return sk;
 	if (sdif < 0)
 		sdif = 0;
-	if (!skb_is_ipv6(skb))
+	if (!csig_skb_is_ipv6(skb))
 		return __inet_lookup_established(net, net->ipv4.tcp_death_row.hashinfo,
 						 ip_hdr(skb)->saddr, th->source,
 						 ip_hdr(skb)->daddr, ntohs(th->dest),
@@ -511,14 +511,14 @@ static struct sock *sk_lookup(struct net *net, struct sk_buff *skb,
 }
 
 /* states in which TCP processes ACKs of a connection */
-#define TCPF_LIVE (TCPF_ESTABLISHED | TCPF_FIN_WAIT1 | TCPF_FIN_WAIT2 | \
+#define CSIG_TCPF_LIVE (TCPF_ESTABLISHED | TCPF_FIN_WAIT1 | TCPF_FIN_WAIT2 | \
 		   TCPF_CLOSE_WAIT | TCPF_CLOSING | TCPF_LAST_ACK)
 
 /*
  * Would TCP accept this segment for a request socket, completing the
  * handshake (tcp_check_req())?  An ACK of the SYN-ACK, in sequence.
  */
-static bool req_would_accept(const struct sock *sk, const struct tcphdr *th)
+static bool csig_req_would_accept(const struct sock *sk, const struct tcphdr *th)
 {
 	const struct request_sock *req = inet_reqsk(sk);
 	const struct tcp_request_sock *treq = tcp_rsk(req);
@@ -531,11 +531,11 @@ static bool req_would_accept(const struct sock *sk, const struct tcphdr *th)
 }
 
 /* A syncookie TCP would accept (it builds the connection from it). */
-static bool cookie_valid(struct sk_buff *skb, const struct tcphdr *th)
+static bool csig_cookie_valid(struct sk_buff *skb, const struct tcphdr *th)
 {
 #if IS_ENABLED(CONFIG_SYN_COOKIES)
 #ifdef CSIG_COOKIE_CHECK_NO_COOKIE
-	if (!skb_is_ipv6(skb))
+	if (!csig_skb_is_ipv6(skb))
 		return __cookie_v4_check(ip_hdr(skb), th) > 0;
 #if IS_ENABLED(CONFIG_IPV6)
 	return __cookie_v6_check(ipv6_hdr(skb), th) > 0;
@@ -543,7 +543,7 @@ static bool cookie_valid(struct sk_buff *skb, const struct tcphdr *th)
 #else
 	u32 cookie = ntohl(th->ack_seq) - 1;
 
-	if (!skb_is_ipv6(skb))
+	if (!csig_skb_is_ipv6(skb))
 		return __cookie_v4_check(ip_hdr(skb), th, cookie) > 0;
 #if IS_ENABLED(CONFIG_IPV6)
 	return __cookie_v6_check(ipv6_hdr(skb), th, cookie) > 0;
@@ -561,26 +561,26 @@ static bool cookie_valid(struct sk_buff *skb, const struct tcphdr *th)
  * where no socket has it, an ACK that carries a valid syncookie completes
  * a handshake too (TCP builds the connection from it).
  */
-static int seg_acceptable(struct net *net, struct sk_buff *skb,
-			  const struct tcphdr *th, unsigned int payload, int sdif,
-			  bool cookie)
+static int csig_seg_acceptable(struct net *net, struct sk_buff *skb,
+			       const struct tcphdr *th, unsigned int payload, int sdif,
+			       bool cookie)
 {
-	struct sock *sk = sk_lookup(net, skb, th, sdif);
+	struct sock *sk = csig_sk_lookup(net, skb, th, sdif);
 	int why = C_OPTS_NO_SOCKET;
 
 	if (!sk)
 		return cookie && !th->syn && !th->rst && th->ack &&
-		       cookie_valid(skb, th) ? 0 : why;
+		       csig_cookie_valid(skb, th) ? 0 : why;
 	if (sk->sk_state == TCP_NEW_SYN_RECV)
-		why = req_would_accept(sk, th) ? 0 : C_OOW_ACK;
-	else if (sk_fullsock(sk) && ((1 << sk->sk_state) & TCPF_LIVE))
-		why = tcp_would_accept(sk, th, payload);
+		why = csig_req_would_accept(sk, th) ? 0 : C_OOW_ACK;
+	else if (sk_fullsock(sk) && ((1 << sk->sk_state) & CSIG_TCPF_LIVE))
+		why = csig_tcp_would_accept(sk, th, payload);
 	sock_gen_put(sk);
 	return why;
 }
 
 /* Is a full socket's flow IPv6?  (An IPv6 socket may carry IPv4.) */
-static bool sk_flow_v6(const struct sock *sk)
+static bool csig_sk_flow_v6(const struct sock *sk)
 {
 #if IS_ENABLED(CONFIG_IPV6)
 	return sk->sk_family == AF_INET6 && !ipv6_addr_v4mapped(&sk->sk_v6_daddr);
@@ -609,7 +609,7 @@ static int csig_rcv(struct sk_buff *skb, struct net_device *dev,
 	fmt = skb->protocol == htons(tpid_compact) ? CSIG_FMT_COMPACT :
 						      CSIG_FMT_EXPANDED;
 	tlen = fmt == CSIG_FMT_COMPACT ? CSIG_COMPACT_LEN : CSIG_EXPANDED_LEN;
-	count(net, C_TAGS);
+	csig_count(net, C_TAGS);
 	skb = skb_share_check(skb, GFP_ATOMIC);
 	if (!skb)
 		return NET_RX_DROP;
@@ -629,7 +629,7 @@ static int csig_rcv(struct sk_buff *skb, struct net_device *dev,
 	skb->protocol = inner;
 	skb_reset_network_header(skb);
 	skb_reset_mac_len(skb);
-	count(net, C_TAGS_REMOVED);
+	csig_count(net, C_TAGS_REMOVED);
 
 	/* whose is it?  Recorded only for a segment TCP would accept. */
 	nh = 0;
@@ -637,25 +637,25 @@ static int csig_rcv(struct sk_buff *skb, struct net_device *dev,
 		nh = pskb_may_pull(skb, sizeof(struct iphdr));
 	else if (inner == htons(ETH_P_IPV6))
 		nh = pskb_may_pull(skb, sizeof(struct ipv6hdr));
-	th = nh ? tcp_of(skb, &nh) : NULL;
+	th = nh ? csig_tcp_of(skb, &nh) : NULL;
 	if (th) {
-		struct flow_key k;
-		struct flow *f;
+		struct csig_flow_key k;
+		struct csig_flow *f;
 		bool neg;
 		int why;
 
-		key_from_skb(&k, net, skb, th, true);
+		csig_key_from_skb(&k, net, skb, th, true);
 		rcu_read_lock();
-		f = flow_lookup(&k, key_hash(&k));
-		neg = f && (READ_ONCE(f->state) & F_NEGOTIATED);
-		why = neg ? seg_acceptable(net, skb, th, seg_payload(skb, th, nh), -1,
+		f = csig_flow_lookup(&k, csig_key_hash(&k));
+		neg = f && (READ_ONCE(f->state) & CSIG_F_NEGOTIATED);
+		why = neg ? csig_seg_acceptable(net, skb, th, csig_seg_payload(skb, th, nh), -1,
 					   false) : 0;
 		if (why) {
-			count(net, why == C_OPTS_NO_SOCKET ? C_TAGS_NO_SOCKET :
+			csig_count(net, why == C_OPTS_NO_SOCKET ? C_TAGS_NO_SOCKET :
 			      C_TAGS_OUT_OF_WINDOW);
 			neg = false;
 		} else if (neg) {
-			unsigned int t = fl.type & (NTYPES - 1);
+			unsigned int t = fl.type & (CSIG_FLOW_NTYPES - 1);
 
 			spin_lock_bh(&f->lock);
 			f->rx[t].format = fl.format;
@@ -666,21 +666,21 @@ static int csig_rcv(struct sk_buff *skb, struct net_device *dev,
 			f->rx_fresh |= 1U << t;
 			f->last_used = jiffies;
 			spin_unlock_bh(&f->lock);
-			count(net, C_TAGS_RECORDED);
+			csig_count(net, C_TAGS_RECORDED);
 		} else {
-			count(net, C_TAGS_UNNEGOTIATED);
+			csig_count(net, C_TAGS_UNNEGOTIATED);
 		}
 		trace_csig_opt_tag(ntohs(k.lport), ntohs(k.rport), fl.format,
 				   fl.type, fl.s, fl.lm, neg);
 		rcu_read_unlock();
 	} else {
-		count(net, C_TAGS_NOT_TCP);
+		csig_count(net, C_TAGS_NOT_TCP);
 	}
 	skb_reset_transport_header(skb);
 	return netif_receive_skb_core(skb);
 
 malformed:
-	count(net, C_TAGS_MALFORMED);
+	csig_count(net, C_TAGS_MALFORMED);
 drop:
 	kfree_skb(skb);
 	return NET_RX_DROP;
@@ -697,8 +697,8 @@ static struct packet_type csig_pt[2] __read_mostly = {
  * option goes where they ended, the payload stays where it is.  A segment
  * with payload must be CHECKSUM_PARTIAL (the caller checks).
  */
-static int append_opt(struct sk_buff *skb, unsigned int nh, const u8 *opt,
-		      unsigned int len)
+static int csig_append_opt(struct sk_buff *skb, unsigned int nh, const u8 *opt,
+			   unsigned int len)
 {
 	unsigned int hl = nh + tcp_hdr(skb)->doff * 4, o;
 	struct tcphdr *th;
@@ -752,7 +752,7 @@ static int append_opt(struct sk_buff *skb, unsigned int nh, const u8 *opt,
 }
 
 /* Pad an option to a multiple of 4 with leading NOPs. */
-static unsigned int pad_opt(u8 *buf, const u8 *opt, unsigned int len)
+static unsigned int csig_pad_opt(u8 *buf, const u8 *opt, unsigned int len)
 {
 	unsigned int pad = (4 - (len & 3)) & 3;
 
@@ -768,12 +768,12 @@ static unsigned int pad_opt(u8 *buf, const u8 *opt, unsigned int len)
  * answers offered CSIG: no state is kept for a SYN, spoofed or not.
  */
 struct csig_syn_note {
-	struct flow_key key;
+	struct csig_flow_key key;
 	u32 isn;
 	bool offered;
 };
 
-static DEFINE_PER_CPU(struct csig_syn_note, syn_note);
+static DEFINE_PER_CPU(struct csig_syn_note, csig_syn_notes);
 
 /*
  * Key of an outgoing segment: its socket's addresses when the socket is
@@ -781,8 +781,8 @@ static DEFINE_PER_CPU(struct csig_syn_note, syn_note);
  * which sends resets and timewait ACKs), so that NAT on the output path
  * does not hide the flow; the packet's otherwise.
  */
-static void key_out(struct flow_key *k, struct net *net, struct sk_buff *skb,
-		    const struct tcphdr *th)
+static void csig_key_out(struct csig_flow_key *k, struct net *net, struct sk_buff *skb,
+			 const struct tcphdr *th)
 {
 	const struct sock *sk = skb->sk;
 
@@ -790,9 +790,9 @@ static void key_out(struct flow_key *k, struct net *net, struct sk_buff *skb,
 		   (sk_fullsock(sk) && sk->sk_protocol == IPPROTO_TCP)) &&
 	    net_eq(sock_net(sk), net) && sk->sk_num == ntohs(th->source) &&
 	    sk->sk_dport == th->dest)
-		key_from_sk(k, sk, skb_is_ipv6(skb));
+		csig_key_from_sk(k, sk, csig_skb_is_ipv6(skb));
 	else
-		key_from_skb(k, net, skb, th, false);
+		csig_key_from_skb(k, net, skb, th, false);
 }
 
 /*
@@ -800,8 +800,8 @@ static void key_out(struct flow_key *k, struct net *net, struct sk_buff *skb,
  * and payload (the MSS it sized the segment by, which honours the peer's
  * and any clamp: RFC 6691), and the route's MTU.  0 when it has none.
  */
-static unsigned int data_room(struct sk_buff *skb, const struct tcphdr *th,
-			      unsigned int payload)
+static unsigned int csig_data_room(struct sk_buff *skb, const struct tcphdr *th,
+				   unsigned int payload)
 {
 	const struct sock *sk = skb->sk;
 	struct dst_entry *dst = skb_dst(skb);
@@ -820,66 +820,66 @@ static unsigned int data_room(struct sk_buff *skb, const struct tcphdr *th,
 }
 
 /* Append the handshake option (4 bytes: no padding). */
-static int append_syn_opt(struct sk_buff *skb, unsigned int nh)
+static int csig_append_syn_opt(struct sk_buff *skb, unsigned int nh)
 {
 	u8 opt[CSIG_OPT_HDR_LEN];
 
-	return append_opt(skb, nh, opt, csig_opt_put_syn(opt, sizeof(opt)));
+	return csig_append_opt(skb, nh, opt, csig_opt_put_syn(opt, sizeof(opt)));
 }
 
 /* SYNs: the offer, and a clean start for the connection's state. */
 static void csig_out_syn(struct net *net, struct sk_buff *skb, unsigned int nh,
-			 const struct flow_key *k)
+			 const struct csig_flow_key *k)
 {
-	struct flow *f;
+	struct csig_flow *f;
 
-	if (!READ_ONCE(offer) || seg_signed(tcp_hdr(skb))) {
+	if (!READ_ONCE(offer) || csig_seg_signed(tcp_hdr(skb))) {
 		if (READ_ONCE(offer))
-			count(net, C_OPTS_SIGNED);
-		flow_drop(k);
+			csig_count(net, C_OPTS_SIGNED);
+		csig_flow_drop(k);
 		return;
 	}
-	f = flow_get(net, k);
+	f = csig_flow_get(net, k);
 	if (!f)
 		return;
-	if (append_syn_opt(skb, nh)) {
-		count(net, C_OPTS_NO_ROOM);
-		flow_drop(k);
+	if (csig_append_syn_opt(skb, nh)) {
+		csig_count(net, C_OPTS_NO_ROOM);
+		csig_flow_drop(k);
 		return;
 	}
 	spin_lock_bh(&f->lock);
-	flow_reset(f, F_OFFERED);
+	csig_flow_reset(f, CSIG_F_OFFERED);
 	spin_unlock_bh(&f->lock);
-	count(net, C_SYN_OFFERED);
+	csig_count(net, C_SYN_OFFERED);
 	trace_csig_opt_negotiation(ntohs(k->lport), ntohs(k->rport), "offered");
 }
 
 /* SYN-ACKs: the acceptance, when the SYN answered offered. */
 static void csig_out_synack(struct net *net, struct sk_buff *skb, unsigned int nh,
-			    const struct flow_key *k)
+			    const struct csig_flow_key *k)
 {
 	const struct csig_syn_note *sn;
 	bool ok;
 
 	/* a new connection on these addresses: nothing of an old one stays */
-	if (flow_lookup(k, key_hash(k)))
-		flow_drop(k);
+	if (csig_flow_lookup(k, csig_key_hash(k)))
+		csig_flow_drop(k);
 	local_bh_disable();
-	sn = this_cpu_ptr(&syn_note);
+	sn = this_cpu_ptr(&csig_syn_notes);
 	ok = sn->offered && sn->isn == ntohl(tcp_hdr(skb)->ack_seq) - 1 &&
 	     !memcmp(&sn->key, k, sizeof(*k));
 	local_bh_enable();
 	if (!ok || !READ_ONCE(accept_offers))
 		return;
-	if (seg_signed(tcp_hdr(skb))) {
-		count(net, C_OPTS_SIGNED);
+	if (csig_seg_signed(tcp_hdr(skb))) {
+		csig_count(net, C_OPTS_SIGNED);
 		return;
 	}
-	if (append_syn_opt(skb, nh)) {
-		count(net, C_OPTS_NO_ROOM);
+	if (csig_append_syn_opt(skb, nh)) {
+		csig_count(net, C_OPTS_NO_ROOM);
 		return;
 	}
-	count(net, C_SYNACK_ACCEPTED);
+	csig_count(net, C_SYNACK_ACCEPTED);
 	trace_csig_opt_negotiation(ntohs(k->lport), ntohs(k->rport), "accepted");
 }
 
@@ -889,7 +889,7 @@ static void csig_out_synack(struct net *net, struct sk_buff *skb, unsigned int n
  * active opener still owes.
  */
 static void csig_out_flow(struct net *net, struct sk_buff *skb, unsigned int nh,
-			  struct flow *f)
+			  struct csig_flow *f)
 {
 	u8 opt[CSIG_OPT_MAX_LEN], buf[CSIG_OPT_MAX_LEN + 4];
 	struct csig_sample sm[CSIG_OPT_MAX_SAMPLES];
@@ -901,20 +901,20 @@ static void csig_out_flow(struct net *net, struct sk_buff *skb, unsigned int nh,
 	WRITE_ONCE(f->last_used, jiffies);
 	if (payload && READ_ONCE(insert_mark)) {
 		skb->mark |= READ_ONCE(insert_mark);
-		count(net, C_MARKED);
+		csig_count(net, C_MARKED);
 	}
 	confirm = READ_ONCE(f->confirms);
 	if (th->rst || (!READ_ONCE(f->rx_valid) && !confirm))
 		return;
-	if (seg_signed(th)) {
-		count(net, C_OPTS_SIGNED);
+	if (csig_seg_signed(th)) {
+		csig_count(net, C_OPTS_SIGNED);
 		return;
 	}
 	room = 60 - th->doff * 4;
 	if (payload) {
-		room = min(room, data_room(skb, th, payload));
+		room = min(room, csig_data_room(skb, th, payload));
 		if (room < CSIG_OPT_HDR_LEN) {
-			count(net, C_OPTS_DATA_NO_FIT);
+			csig_count(net, C_OPTS_DATA_NO_FIT);
 			return;
 		}
 	}
@@ -922,7 +922,7 @@ static void csig_out_flow(struct net *net, struct sk_buff *skb, unsigned int nh,
 	/* room for samples; new ones first, then repeats */
 	spin_lock_bh(&f->lock);
 	for (pass = 0; pass < 2; pass++)
-		for (t = 0; t < NTYPES && n < CSIG_OPT_MAX_SAMPLES; t++) {
+		for (t = 0; t < CSIG_FLOW_NTYPES && n < CSIG_OPT_MAX_SAMPLES; t++) {
 			bool fresh = f->rx_fresh & (1U << t);
 
 			if (!(f->rx_valid & (1U << t)) || fresh != !pass)
@@ -943,11 +943,11 @@ static void csig_out_flow(struct net *net, struct sk_buff *skb, unsigned int nh,
 		len = csig_opt_put(opt, sizeof(opt), sm, n);
 	else
 		len = confirm ? csig_opt_put_syn(opt, room) : 0;
-	if (!len || append_opt(skb, nh, buf, pad_opt(buf, opt, len))) {
-		count(net, payload ? C_OPTS_DATA_NO_FIT : C_OPTS_NO_ROOM);
+	if (!len || csig_append_opt(skb, nh, buf, csig_pad_opt(buf, opt, len))) {
+		csig_count(net, payload ? C_OPTS_DATA_NO_FIT : C_OPTS_NO_ROOM);
 		return;
 	}
-	th = tcp_hdr(skb);	/* append_opt() moved the headers */
+	th = tcp_hdr(skb);	/* csig_append_opt() moved the headers */
 	n = (len - CSIG_OPT_HDR_LEN) / CSIG_OPT_SAMPLE_LEN;
 	spin_lock_bh(&f->lock);
 	/* the samples written are no longer new */
@@ -958,11 +958,11 @@ static void csig_out_flow(struct net *net, struct sk_buff *skb, unsigned int nh,
 		f->confirms--;
 	spin_unlock_bh(&f->lock);
 	if (n) {
-		count(net, C_OPTS_SENT);
+		csig_count(net, C_OPTS_SENT);
 		if (payload)
-			count(net, C_OPTS_SENT_DATA);
+			csig_count(net, C_OPTS_SENT_DATA);
 	} else {
-		count(net, C_CONFIRMS_SENT);
+		csig_count(net, C_CONFIRMS_SENT);
 	}
 	trace_csig_opt_option(ntohs(th->source), ntohs(th->dest),
 			      n ? "sent" : "confirm", n, ntohl(th->seq),
@@ -973,23 +973,23 @@ static unsigned int csig_out(void *priv, struct sk_buff *skb,
 			     const struct nf_hook_state *state)
 {
 	struct net *net = state->net;
-	struct flow_key k;
+	struct csig_flow_key k;
 	struct tcphdr *th;
 	unsigned int nh;
-	struct flow *f;
+	struct csig_flow *f;
 
-	th = tcp_of(skb, &nh);
+	th = csig_tcp_of(skb, &nh);
 	if (!th)
 		return NF_ACCEPT;
-	key_out(&k, net, skb, th);
+	csig_key_out(&k, net, skb, th);
 	rcu_read_lock();
 	if (th->syn && !th->ack) {
 		csig_out_syn(net, skb, nh, &k);
 	} else if (th->syn) {
 		csig_out_synack(net, skb, nh, &k);
 	} else {
-		f = flow_lookup(&k, key_hash(&k));
-		if (f && (READ_ONCE(f->state) & F_NEGOTIATED))
+		f = csig_flow_lookup(&k, csig_key_hash(&k));
+		if (f && (READ_ONCE(f->state) & CSIG_F_NEGOTIATED))
 			csig_out_flow(net, skb, nh, f);
 	}
 	rcu_read_unlock();
@@ -997,10 +997,10 @@ static unsigned int csig_out(void *priv, struct sk_buff *skb,
 }
 
 /* A SYN-ACK TCP would accept: for a SYN_SENT socket, an ACK of its SYN. */
-static bool synack_valid(struct net *net, struct sk_buff *skb,
-			 const struct tcphdr *th, int sdif)
+static bool csig_synack_valid(struct net *net, struct sk_buff *skb,
+			      const struct tcphdr *th, int sdif)
 {
-	struct sock *sk = sk_lookup(net, skb, th, sdif);
+	struct sock *sk = csig_sk_lookup(net, skb, th, sdif);
 	u32 ack = ntohl(th->ack_seq);
 	bool ok = false;
 
@@ -1026,35 +1026,35 @@ static unsigned int csig_in(void *priv, struct sk_buff *skb,
 	struct net *net = state->net;
 	unsigned int nh, payload, i;
 	int n, why, sdif;
-	struct flow_key k;
+	struct csig_flow_key k;
 	struct tcphdr *th;
-	struct flow *f;
+	struct csig_flow *f;
 
-	th = tcp_of(skb, &nh);
+	th = csig_tcp_of(skb, &nh);
 	if (!th)
 		return NF_ACCEPT;
 	n = csig_opt_find((const u8 *)(th + 1), th->doff * 4 - sizeof(*th), sm);
 	if (n == CSIG_OPT_NOT_OURS && !th->syn)
 		return NF_ACCEPT;
 	if (n < 0 && n != CSIG_OPT_NOT_OURS) {
-		count(net, C_OPTS_MALFORMED);
+		csig_count(net, C_OPTS_MALFORMED);
 		trace_csig_opt_option(ntohs(th->dest), ntohs(th->source), "malformed",
 				      n, ntohl(th->seq), ntohl(th->ack_seq));
 		return NF_ACCEPT;
 	}
-	key_from_skb(&k, net, skb, th, true);
-	payload = seg_payload(skb, th, nh);
-	sdif = skb_is_ipv6(skb) ? inet6_sdif(skb) : inet_sdif(skb);
+	csig_key_from_skb(&k, net, skb, th, true);
+	payload = csig_seg_payload(skb, th, nh);
+	sdif = csig_skb_is_ipv6(skb) ? inet6_sdif(skb) : inet_sdif(skb);
 
 	if (th->syn && !th->ack) {
-		struct csig_syn_note *sn = this_cpu_ptr(&syn_note);
+		struct csig_syn_note *sn = this_cpu_ptr(&csig_syn_notes);
 
 		/* noted for the SYN-ACK that answers it, nothing allocated */
 		sn->key = k;
 		sn->isn = ntohl(th->seq);
 		sn->offered = n == 0;
 		if (n == 0) {
-			count(net, C_SYN_OFFER_RCVD);
+			csig_count(net, C_SYN_OFFER_RCVD);
 			trace_csig_opt_negotiation(ntohs(k.lport), ntohs(k.rport),
 						   "offer_rcvd");
 		}
@@ -1062,24 +1062,24 @@ static unsigned int csig_in(void *priv, struct sk_buff *skb,
 	}
 
 	rcu_read_lock();
-	f = flow_lookup(&k, key_hash(&k));
+	f = csig_flow_lookup(&k, csig_key_hash(&k));
 	if (th->syn) {		/* SYN-ACK */
-		if (!f || !(READ_ONCE(f->state) & F_OFFERED) ||
-		    (READ_ONCE(f->state) & F_NEGOTIATED))
+		if (!f || !(READ_ONCE(f->state) & CSIG_F_OFFERED) ||
+		    (READ_ONCE(f->state) & CSIG_F_NEGOTIATED))
 			goto out;
-		if (!synack_valid(net, skb, th, sdif)) {
-			count(net, C_SYNACK_INVALID);
+		if (!csig_synack_valid(net, skb, th, sdif)) {
+			csig_count(net, C_SYNACK_INVALID);
 			trace_csig_opt_negotiation(ntohs(k.lport), ntohs(k.rport),
 						   "synack_invalid");
 			goto out;
 		}
 		spin_lock_bh(&f->lock);
 		if (n == 0) {
-			f->state |= F_NEGOTIATED;
+			f->state |= CSIG_F_NEGOTIATED;
 			f->confirms = CSIG_CONFIRMS;
 		}
 		spin_unlock_bh(&f->lock);
-		count(net, n ? C_PEER_DECLINED : C_NEGOTIATED);
+		csig_count(net, n ? C_PEER_DECLINED : C_NEGOTIATED);
 		trace_csig_opt_negotiation(ntohs(k.lport), ntohs(k.rport),
 					   n ? "declined" : "negotiated");
 		goto out;
@@ -1092,38 +1092,38 @@ static unsigned int csig_in(void *priv, struct sk_buff *skb,
 		 * that the established connection accepts.  Only then does
 		 * the passive end keep state for the flow.
 		 */
-		if (seg_acceptable(net, skb, th, payload, sdif, true)) {
-			count(net, C_CONFIRM_INVALID);
+		if (csig_seg_acceptable(net, skb, th, payload, sdif, true)) {
+			csig_count(net, C_CONFIRM_INVALID);
 			trace_csig_opt_option(ntohs(k.lport), ntohs(k.rport),
 					      "confirm_invalid", n, ntohl(th->seq),
 					      ntohl(th->ack_seq));
 			goto out;
 		}
-		f = flow_get(net, &k);
+		f = csig_flow_get(net, &k);
 		if (!f)
 			goto out;
 		spin_lock_bh(&f->lock);
-		if (!(f->state & F_NEGOTIATED))
-			flow_reset(f, F_PEER_OFFERED | F_NEGOTIATED);
+		if (!(f->state & CSIG_F_NEGOTIATED))
+			csig_flow_reset(f, CSIG_F_PEER_OFFERED | CSIG_F_NEGOTIATED);
 		spin_unlock_bh(&f->lock);
-		count(net, C_CONFIRMED);
+		csig_count(net, C_CONFIRMED);
 		trace_csig_opt_negotiation(ntohs(k.lport), ntohs(k.rport), "confirmed");
 	}
-	if (!f || !(READ_ONCE(f->state) & F_NEGOTIATED)) {
-		count(net, C_OPTS_UNNEGOTIATED);
+	if (!f || !(READ_ONCE(f->state) & CSIG_F_NEGOTIATED)) {
+		csig_count(net, C_OPTS_UNNEGOTIATED);
 		trace_csig_opt_option(ntohs(k.lport), ntohs(k.rport), "unnegotiated",
 				      n, ntohl(th->seq), ntohl(th->ack_seq));
 		goto out;
 	}
 	if (n == 0)		/* a confirmation: nothing more to it */
 		goto out;
-	why = seg_acceptable(net, skb, th, payload, sdif, false);
+	why = csig_seg_acceptable(net, skb, th, payload, sdif, false);
 	if (why) {
 		bool live = why != C_OPTS_NO_SOCKET;
 
-		count(net, live ? C_OPTS_OUT_OF_WINDOW : C_OPTS_NO_SOCKET);
+		csig_count(net, live ? C_OPTS_OUT_OF_WINDOW : C_OPTS_NO_SOCKET);
 		if (live)
-			count(net, why);
+			csig_count(net, why);
 		trace_csig_opt_option(ntohs(k.lport), ntohs(k.rport),
 				      live ? "out_of_window" : "no_socket",
 				      n, ntohl(th->seq), ntohl(th->ack_seq));
@@ -1131,7 +1131,7 @@ static unsigned int csig_in(void *priv, struct sk_buff *skb,
 	}
 	spin_lock_bh(&f->lock);
 	for (i = 0; i < n; i++) {
-		unsigned int t = sm[i].type & (NTYPES - 1);
+		unsigned int t = sm[i].type & (CSIG_FLOW_NTYPES - 1);
 		struct csig_sample *o = &f->tx[t].s;
 
 		/*
@@ -1150,7 +1150,7 @@ static unsigned int csig_in(void *priv, struct sk_buff *skb,
 	}
 	f->last_used = jiffies;
 	spin_unlock_bh(&f->lock);
-	count(net, C_OPTS_PARSED);
+	csig_count(net, C_OPTS_PARSED);
 	trace_csig_opt_option(ntohs(k.lport), ntohs(k.rport), "parsed", n,
 			      ntohl(th->seq), ntohl(th->ack_seq));
 out:
@@ -1174,14 +1174,14 @@ static const struct nf_hook_ops csig_nf_ops[] = {
 /* The API for congestion control modules (include/csig_opt_api.h). */
 bool csig_opt_negotiated(const struct sock *sk)
 {
-	struct flow_key k;
-	struct flow *f;
+	struct csig_flow_key k;
+	struct csig_flow *f;
 	bool r;
 
-	key_from_sk(&k, sk, sk_flow_v6(sk));
+	csig_key_from_sk(&k, sk, csig_sk_flow_v6(sk));
 	rcu_read_lock();
-	f = flow_lookup(&k, key_hash(&k));
-	r = f && (READ_ONCE(f->state) & F_NEGOTIATED);
+	f = csig_flow_lookup(&k, csig_key_hash(&k));
+	r = f && (READ_ONCE(f->state) & CSIG_F_NEGOTIATED);
 	rcu_read_unlock();
 	return r;
 }
@@ -1190,15 +1190,15 @@ EXPORT_SYMBOL_GPL(csig_opt_negotiated);
 int csig_opt_read(const struct sock *sk, unsigned int type,
 		  struct csig_opt_sample *out)
 {
-	struct flow_key k;
-	struct flow *f;
+	struct csig_flow_key k;
+	struct csig_flow *f;
 	int r = -ENOENT;
 
-	if (type >= NTYPES)
+	if (type >= CSIG_FLOW_NTYPES)
 		return -EINVAL;
-	key_from_sk(&k, sk, sk_flow_v6(sk));
+	csig_key_from_sk(&k, sk, csig_sk_flow_v6(sk));
 	rcu_read_lock();
-	f = flow_lookup(&k, key_hash(&k));
+	f = csig_flow_lookup(&k, csig_key_hash(&k));
 	if (f) {
 		spin_lock_bh(&f->lock);
 		if (f->tx_valid & (1U << type)) {
@@ -1216,16 +1216,16 @@ unsigned int csig_opt_read_mask(const struct sock *sk, unsigned int mask,
 				struct csig_opt_sample *out)
 {
 	unsigned int got = 0, t, i = 0;
-	struct flow_key k;
-	struct flow *f;
+	struct csig_flow_key k;
+	struct csig_flow *f;
 
-	key_from_sk(&k, sk, sk_flow_v6(sk));
+	csig_key_from_sk(&k, sk, csig_sk_flow_v6(sk));
 	rcu_read_lock();
-	f = flow_lookup(&k, key_hash(&k));
+	f = csig_flow_lookup(&k, csig_key_hash(&k));
 	if (f) {
 		spin_lock_bh(&f->lock);
-		got = f->tx_valid & mask & ((1U << NTYPES) - 1);
-		for (t = 0; t < NTYPES; t++) {
+		got = f->tx_valid & mask & ((1U << CSIG_FLOW_NTYPES) - 1);
+		for (t = 0; t < CSIG_FLOW_NTYPES; t++) {
 			if (!(mask & (1U << t)))
 				continue;
 			if (got & (1U << t))
@@ -1241,7 +1241,7 @@ EXPORT_SYMBOL_GPL(csig_opt_read_mask);
 
 int csig_opt_register_consumer(const char *name)
 {
-	atomic_inc(&nconsumers);
+	atomic_inc(&csig_nconsumers);
 	pr_info("consumer %s registered\n", name);
 	return 0;
 }
@@ -1249,12 +1249,12 @@ EXPORT_SYMBOL_GPL(csig_opt_register_consumer);
 
 void csig_opt_unregister_consumer(const char *name)
 {
-	atomic_dec(&nconsumers);
+	atomic_dec(&csig_nconsumers);
 }
 EXPORT_SYMBOL_GPL(csig_opt_unregister_consumer);
 
 /* /proc/net/csig_opt: counters; /proc/net/csig_opt_flows: the flows. */
-static int counters_show(struct seq_file *m, void *v)
+static int csig_counters_show(struct seq_file *m, void *v)
 {
 	struct csig_net *cn = csig_net(seq_file_single_net(m));
 	int i, cpu;
@@ -1264,24 +1264,24 @@ static int counters_show(struct seq_file *m, void *v)
 
 		for_each_possible_cpu(cpu)
 			v += per_cpu_ptr(cn->c, cpu)->v[i];
-		seq_printf(m, "%s %llu\n", counter_names[i], v);
+		seq_printf(m, "%s %llu\n", csig_counter_names[i], v);
 	}
 	seq_printf(m, "flows %d\nconsumers %d\n", atomic_read(&cn->nflows),
-		   atomic_read(&nconsumers));
+		   atomic_read(&csig_nconsumers));
 	return 0;
 }
 
-static int flows_show(struct seq_file *m, void *v)
+static int csig_flows_show(struct seq_file *m, void *v)
 {
 	struct net *net = seq_file_single_net(m);
-	struct flow *f;
+	struct csig_flow *f;
 	int i, t;
 
 	seq_puts(m, "# local remote state  rx: type/format/S/LM ...  tx: type/format/S/LM/age_us ...\n");
 	rcu_read_lock();
-	for (i = 0; i < ARRAY_SIZE(table); i++) {
-		hlist_for_each_entry_rcu(f, &table[i].head, node) {
-			struct flow_key *k = &f->key;
+	for (i = 0; i < ARRAY_SIZE(csig_table); i++) {
+		hlist_for_each_entry_rcu(f, &csig_table[i].head, node) {
+			struct csig_flow_key *k = &f->key;
 
 			if (k->net != net)
 				continue;
@@ -1294,15 +1294,15 @@ static int flows_show(struct seq_file *m, void *v)
 					   ntohs(k->lport), &k->raddr, ntohs(k->rport));
 			spin_lock_bh(&f->lock);
 			seq_printf(m, " %s%s%s rx:",
-				   f->state & F_NEGOTIATED ? "negotiated" : "-",
-				   f->state & F_OFFERED ? ",offered" : "",
-				   f->state & F_PEER_OFFERED ? ",peer_offered" : "");
-			for (t = 0; t < NTYPES; t++)
+				   f->state & CSIG_F_NEGOTIATED ? "negotiated" : "-",
+				   f->state & CSIG_F_OFFERED ? ",offered" : "",
+				   f->state & CSIG_F_PEER_OFFERED ? ",peer_offered" : "");
+			for (t = 0; t < CSIG_FLOW_NTYPES; t++)
 				if (f->rx_valid & (1U << t))
 					seq_printf(m, " %u/%u/%u/%u", t, f->rx[t].format,
 						   f->rx[t].s, f->rx[t].lm);
 			seq_puts(m, " tx:");
-			for (t = 0; t < NTYPES; t++)
+			for (t = 0; t < CSIG_FLOW_NTYPES; t++)
 				if (f->tx_valid & (1U << t))
 					seq_printf(m, " %u/%u/%u/%u/%llu", t,
 						   f->tx[t].s.format, f->tx[t].s.s,
@@ -1327,9 +1327,9 @@ static int __net_init csig_net_init(struct net *net)
 		return -ENOMEM;
 	/* the flows (addresses, ports) are for the namespace's root only */
 	if (!proc_create_net_single("csig_opt", 0444, net->proc_net,
-				    counters_show, NULL) ||
+				    csig_counters_show, NULL) ||
 	    !proc_create_net_single("csig_opt_flows", 0400, net->proc_net,
-				    flows_show, NULL)) {
+				    csig_flows_show, NULL)) {
 		remove_proc_entry("csig_opt", net->proc_net);
 		free_percpu(cn->c);
 		return -ENOMEM;
@@ -1348,7 +1348,7 @@ static void __net_exit csig_net_exit(struct net *net)
 	nf_unregister_net_hooks(net, csig_nf_ops, ARRAY_SIZE(csig_nf_ops));
 	remove_proc_entry("csig_opt_flows", net->proc_net);
 	remove_proc_entry("csig_opt", net->proc_net);
-	flow_gc(net, false);
+	csig_flow_gc(net, false);
 	free_percpu(csig_net(net)->c);
 }
 
@@ -1359,7 +1359,7 @@ static struct pernet_operations csig_net_ops = {
 	.size = sizeof(struct csig_net),
 };
 
-static bool tpid_ok(unsigned int t)
+static bool csig_tpid_ok(unsigned int t)
 {
 	return t >= ETH_P_802_3_MIN && t != ETH_P_8021Q && t != ETH_P_8021AD &&
 	       t != ETH_P_IP && t != ETH_P_IPV6 && t != ETH_P_ARP;
@@ -1369,7 +1369,7 @@ static int __init csig_opt_init(void)
 {
 	int i, err;
 
-	if (!tpid_ok(tpid_compact) || !tpid_ok(tpid_expanded) ||
+	if (!csig_tpid_ok(tpid_compact) || !csig_tpid_ok(tpid_expanded) ||
 	    tpid_compact == tpid_expanded) {
 		pr_err("tpid_compact and tpid_expanded must differ and be EtherTypes other than 802.1Q/802.1ad/IP/ARP\n");
 		return -EINVAL;
@@ -1378,10 +1378,10 @@ static int __init csig_opt_init(void)
 		pr_err("max_flows must not be 0\n");
 		return -EINVAL;
 	}
-	get_random_bytes(&hash_seed, sizeof(hash_seed));
-	for (i = 0; i < ARRAY_SIZE(table); i++) {
-		INIT_HLIST_HEAD(&table[i].head);
-		spin_lock_init(&table[i].lock);
+	get_random_bytes(&csig_hash_seed, sizeof(csig_hash_seed));
+	for (i = 0; i < ARRAY_SIZE(csig_table); i++) {
+		INIT_HLIST_HEAD(&csig_table[i].head);
+		spin_lock_init(&csig_table[i].lock);
 	}
 	err = register_pernet_subsys(&csig_net_ops);
 	if (err)
@@ -1390,7 +1390,7 @@ static int __init csig_opt_init(void)
 	csig_pt[1].type = htons(tpid_expanded);
 	dev_add_pack(&csig_pt[0]);
 	dev_add_pack(&csig_pt[1]);
-	schedule_delayed_work(&gc_work, HZ);
+	schedule_delayed_work(&csig_gc_work, HZ);
 	return 0;
 }
 
@@ -1399,8 +1399,8 @@ static void __exit csig_opt_exit(void)
 	dev_remove_pack(&csig_pt[1]);
 	dev_remove_pack(&csig_pt[0]);	/* both wait for readers */
 	unregister_pernet_subsys(&csig_net_ops);
-	cancel_delayed_work_sync(&gc_work);
-	flow_gc(NULL, true);
+	cancel_delayed_work_sync(&csig_gc_work);
+	csig_flow_gc(NULL, true);
 	rcu_barrier();
 }
 
