@@ -590,6 +590,50 @@ static bool csig_sk_flow_v6(const struct sock *sk)
 }
 
 /*
+ * A tag's fields @fl, recorded for the flow of the TCP segment it came
+ * with, when the flow negotiated and TCP would accept the segment.
+ */
+static void csig_rcv_record(struct net *net, struct sk_buff *skb,
+			    const struct tcphdr *th, unsigned int nh,
+			    const struct csig_fields *fl)
+{
+	struct csig_flow_key k;
+	struct csig_flow *f;
+	bool neg;
+	int why;
+
+	csig_key_from_skb(&k, net, skb, th, true);
+	rcu_read_lock();
+	f = csig_flow_lookup(&k, csig_key_hash(&k));
+	neg = f && (READ_ONCE(f->state) & CSIG_F_NEGOTIATED);
+	why = neg ? csig_seg_acceptable(net, skb, th, csig_seg_payload(skb, th, nh),
+					-1, false) : 0;
+	if (why) {
+		csig_count(net, why == C_OPTS_NO_SOCKET ? C_TAGS_NO_SOCKET :
+			   C_TAGS_OUT_OF_WINDOW);
+		neg = false;
+	} else if (neg) {
+		unsigned int t = fl->type & (CSIG_FLOW_NTYPES - 1);
+
+		spin_lock_bh(&f->lock);
+		f->rx[t].format = fl->format;
+		f->rx[t].type = fl->type;
+		f->rx[t].s = fl->s;
+		f->rx[t].lm = fl->lm;
+		f->rx_valid |= 1U << t;
+		f->rx_fresh |= 1U << t;
+		f->last_used = jiffies;
+		spin_unlock_bh(&f->lock);
+		csig_count(net, C_TAGS_RECORDED);
+	} else {
+		csig_count(net, C_TAGS_UNNEGOTIATED);
+	}
+	trace_csig_opt_tag(ntohs(k.lport), ntohs(k.rport), fl->format,
+			   fl->type, fl->s, fl->lm, neg);
+	rcu_read_unlock();
+}
+
+/*
  * Reception.  eth_type_trans() left skb->data at the tag's data, the TPID
  * just before it.  The tag's bytes are pulled, the MAC addresses moved up
  * to the payload's EtherType, and the frame goes through the receive path
@@ -638,44 +682,10 @@ static int csig_rcv(struct sk_buff *skb, struct net_device *dev,
 	else if (inner == htons(ETH_P_IPV6))
 		nh = pskb_may_pull(skb, sizeof(struct ipv6hdr));
 	th = nh ? csig_tcp_of(skb, &nh) : NULL;
-	if (th) {
-		struct csig_flow_key k;
-		struct csig_flow *f;
-		bool neg;
-		int why;
-
-		csig_key_from_skb(&k, net, skb, th, true);
-		rcu_read_lock();
-		f = csig_flow_lookup(&k, csig_key_hash(&k));
-		neg = f && (READ_ONCE(f->state) & CSIG_F_NEGOTIATED);
-		why = neg ? csig_seg_acceptable(net, skb, th, csig_seg_payload(skb, th, nh), -1,
-					   false) : 0;
-		if (why) {
-			csig_count(net, why == C_OPTS_NO_SOCKET ? C_TAGS_NO_SOCKET :
-			      C_TAGS_OUT_OF_WINDOW);
-			neg = false;
-		} else if (neg) {
-			unsigned int t = fl.type & (CSIG_FLOW_NTYPES - 1);
-
-			spin_lock_bh(&f->lock);
-			f->rx[t].format = fl.format;
-			f->rx[t].type = fl.type;
-			f->rx[t].s = fl.s;
-			f->rx[t].lm = fl.lm;
-			f->rx_valid |= 1U << t;
-			f->rx_fresh |= 1U << t;
-			f->last_used = jiffies;
-			spin_unlock_bh(&f->lock);
-			csig_count(net, C_TAGS_RECORDED);
-		} else {
-			csig_count(net, C_TAGS_UNNEGOTIATED);
-		}
-		trace_csig_opt_tag(ntohs(k.lport), ntohs(k.rport), fl.format,
-				   fl.type, fl.s, fl.lm, neg);
-		rcu_read_unlock();
-	} else {
+	if (th)
+		csig_rcv_record(net, skb, th, nh, &fl);
+	else
 		csig_count(net, C_TAGS_NOT_TCP);
-	}
 	skb_reset_transport_header(skb);
 	return netif_receive_skb_core(skb);
 
@@ -884,6 +894,45 @@ static void csig_out_synack(struct net *net, struct sk_buff *skb, unsigned int n
 }
 
 /*
+ * The samples a flow's next option carries, up to CSIG_OPT_MAX_SAMPLES:
+ * new ones first, then repeats.  Returns how many.
+ */
+static unsigned int csig_flow_samples(struct csig_flow *f, struct csig_sample *sm)
+{
+	unsigned int n = 0, t, pass;
+
+	spin_lock_bh(&f->lock);
+	for (pass = 0; pass < 2; pass++)
+		for (t = 0; t < CSIG_FLOW_NTYPES && n < CSIG_OPT_MAX_SAMPLES; t++) {
+			bool fresh = f->rx_fresh & (1U << t);
+
+			if (!(f->rx_valid & (1U << t)) || fresh != !pass)
+				continue;
+			sm[n] = f->rx[t];
+			sm[n].fresh = fresh;
+			n++;
+		}
+	spin_unlock_bh(&f->lock);
+	return n;
+}
+
+/* An option with the first @n of @sm (none: a confirmation) went out. */
+static void csig_flow_sent(struct csig_flow *f, const struct csig_sample *sm,
+			   unsigned int n)
+{
+	unsigned int i;
+
+	spin_lock_bh(&f->lock);
+	/* the samples written are no longer new */
+	for (i = 0; i < n; i++)
+		f->rx_fresh &= ~(1U << sm[i].type);
+	/* any option of ours tells the peer that we negotiated */
+	if (f->confirms)
+		f->confirms--;
+	spin_unlock_bh(&f->lock);
+}
+
+/*
  * Segments of a negotiated flow: the mark for the data plane's insertion
  * role on data, and the option: the latest samples, or the confirmation an
  * active opener still owes.
@@ -894,7 +943,7 @@ static void csig_out_flow(struct net *net, struct sk_buff *skb, unsigned int nh,
 	u8 opt[CSIG_OPT_MAX_LEN], buf[CSIG_OPT_MAX_LEN + 4];
 	struct csig_sample sm[CSIG_OPT_MAX_SAMPLES];
 	struct tcphdr *th = tcp_hdr(skb);
-	unsigned int payload, room, n = 0, t, pass, len;
+	unsigned int payload, room, n, len;
 	bool confirm;
 
 	payload = skb->len - skb_transport_offset(skb) - th->doff * 4;
@@ -919,19 +968,7 @@ static void csig_out_flow(struct net *net, struct sk_buff *skb, unsigned int nh,
 		}
 	}
 
-	/* room for samples; new ones first, then repeats */
-	spin_lock_bh(&f->lock);
-	for (pass = 0; pass < 2; pass++)
-		for (t = 0; t < CSIG_FLOW_NTYPES && n < CSIG_OPT_MAX_SAMPLES; t++) {
-			bool fresh = f->rx_fresh & (1U << t);
-
-			if (!(f->rx_valid & (1U << t)) || fresh != !pass)
-				continue;
-			sm[n] = f->rx[t];
-			sm[n].fresh = fresh;
-			n++;
-		}
-	spin_unlock_bh(&f->lock);
+	n = csig_flow_samples(f, sm);
 	/*
 	 * The most samples whose option, padded to 4 bytes (4 + 6n needs 2
 	 * bytes of padding when n is odd), fits the room; without one, the
@@ -949,14 +986,7 @@ static void csig_out_flow(struct net *net, struct sk_buff *skb, unsigned int nh,
 	}
 	th = tcp_hdr(skb);	/* csig_append_opt() moved the headers */
 	n = (len - CSIG_OPT_HDR_LEN) / CSIG_OPT_SAMPLE_LEN;
-	spin_lock_bh(&f->lock);
-	/* the samples written are no longer new */
-	for (t = 0; t < n; t++)
-		f->rx_fresh &= ~(1U << sm[t].type);
-	/* any option of ours tells the peer that we negotiated */
-	if (f->confirms)
-		f->confirms--;
-	spin_unlock_bh(&f->lock);
+	csig_flow_sent(f, sm, n);
 	if (n) {
 		csig_count(net, C_OPTS_SENT);
 		if (payload)
@@ -1019,116 +1049,91 @@ static bool csig_synack_valid(struct net *net, struct sk_buff *skb,
 	return ok;
 }
 
-static unsigned int csig_in(void *priv, struct sk_buff *skb,
-			    const struct nf_hook_state *state)
+/*
+ * An arriving SYN: noted for the SYN-ACK that answers it (csig_out_synack()),
+ * nothing allocated.
+ */
+static void csig_in_syn(struct net *net, const struct csig_flow_key *k,
+			const struct tcphdr *th, bool offered)
 {
-	struct csig_sample sm[CSIG_OPT_MAX_SAMPLES];
-	struct net *net = state->net;
-	unsigned int nh, payload, i;
-	int n, why, sdif;
-	struct csig_flow_key k;
-	struct tcphdr *th;
+	struct csig_syn_note *sn = this_cpu_ptr(&csig_syn_notes);
+
+	sn->key = *k;
+	sn->isn = ntohl(th->seq);
+	sn->offered = offered;
+	if (offered) {
+		csig_count(net, C_SYN_OFFER_RCVD);
+		trace_csig_opt_negotiation(ntohs(k->lport), ntohs(k->rport),
+					   "offer_rcvd");
+	}
+}
+
+/*
+ * An arriving SYN-ACK, for the flow @f of an active open that offered: with
+ * the option (@n == 0) the flow negotiated, without it the peer declined.
+ */
+static void csig_in_synack(struct net *net, struct sk_buff *skb,
+			   const struct tcphdr *th, int sdif,
+			   const struct csig_flow_key *k, struct csig_flow *f, int n)
+{
+	if (!f || !(READ_ONCE(f->state) & CSIG_F_OFFERED) ||
+	    (READ_ONCE(f->state) & CSIG_F_NEGOTIATED))
+		return;
+	if (!csig_synack_valid(net, skb, th, sdif)) {
+		csig_count(net, C_SYNACK_INVALID);
+		trace_csig_opt_negotiation(ntohs(k->lport), ntohs(k->rport),
+					   "synack_invalid");
+		return;
+	}
+	spin_lock_bh(&f->lock);
+	if (n == 0) {
+		f->state |= CSIG_F_NEGOTIATED;
+		f->confirms = CSIG_CONFIRMS;
+	}
+	spin_unlock_bh(&f->lock);
+	csig_count(net, n ? C_PEER_DECLINED : C_NEGOTIATED);
+	trace_csig_opt_negotiation(ntohs(k->lport), ntohs(k->rport),
+				   n ? "declined" : "negotiated");
+}
+
+/*
+ * The active opener's first segments, for a flow the passive end does not
+ * track: a passive open is confirmed by one that completes the handshake
+ * as TCP checks it (the request socket's ISNs, or a syncookie) or that the
+ * established connection accepts.  Only then does the passive end keep
+ * state for the flow.  Returns it, or NULL.
+ */
+static struct csig_flow *csig_in_confirm(struct net *net, struct sk_buff *skb,
+					 const struct tcphdr *th, unsigned int payload,
+					 int sdif, const struct csig_flow_key *k, int n)
+{
 	struct csig_flow *f;
 
-	th = csig_tcp_of(skb, &nh);
-	if (!th)
-		return NF_ACCEPT;
-	n = csig_opt_find((const u8 *)(th + 1), th->doff * 4 - sizeof(*th), sm);
-	if (n == CSIG_OPT_NOT_OURS && !th->syn)
-		return NF_ACCEPT;
-	if (n < 0 && n != CSIG_OPT_NOT_OURS) {
-		csig_count(net, C_OPTS_MALFORMED);
-		trace_csig_opt_option(ntohs(th->dest), ntohs(th->source), "malformed",
-				      n, ntohl(th->seq), ntohl(th->ack_seq));
-		return NF_ACCEPT;
+	if (csig_seg_acceptable(net, skb, th, payload, sdif, true)) {
+		csig_count(net, C_CONFIRM_INVALID);
+		trace_csig_opt_option(ntohs(k->lport), ntohs(k->rport),
+				      "confirm_invalid", n, ntohl(th->seq),
+				      ntohl(th->ack_seq));
+		return NULL;
 	}
-	csig_key_from_skb(&k, net, skb, th, true);
-	payload = csig_seg_payload(skb, th, nh);
-	sdif = csig_skb_is_ipv6(skb) ? inet6_sdif(skb) : inet_sdif(skb);
+	f = csig_flow_get(net, k);
+	if (!f)
+		return NULL;
+	spin_lock_bh(&f->lock);
+	if (!(f->state & CSIG_F_NEGOTIATED))
+		csig_flow_reset(f, CSIG_F_PEER_OFFERED | CSIG_F_NEGOTIATED);
+	spin_unlock_bh(&f->lock);
+	csig_count(net, C_CONFIRMED);
+	trace_csig_opt_negotiation(ntohs(k->lport), ntohs(k->rport), "confirmed");
+	return f;
+}
 
-	if (th->syn && !th->ack) {
-		struct csig_syn_note *sn = this_cpu_ptr(&csig_syn_notes);
+/* Keep the @n samples of a reflection TCP accepts, for the API. */
+static void csig_in_keep(struct csig_flow *f, const struct tcphdr *th,
+			 const struct csig_sample *sm, unsigned int n)
+{
+	unsigned int i;
 
-		/* noted for the SYN-ACK that answers it, nothing allocated */
-		sn->key = k;
-		sn->isn = ntohl(th->seq);
-		sn->offered = n == 0;
-		if (n == 0) {
-			csig_count(net, C_SYN_OFFER_RCVD);
-			trace_csig_opt_negotiation(ntohs(k.lport), ntohs(k.rport),
-						   "offer_rcvd");
-		}
-		return NF_ACCEPT;
-	}
-
-	rcu_read_lock();
-	f = csig_flow_lookup(&k, csig_key_hash(&k));
-	if (th->syn) {		/* SYN-ACK */
-		if (!f || !(READ_ONCE(f->state) & CSIG_F_OFFERED) ||
-		    (READ_ONCE(f->state) & CSIG_F_NEGOTIATED))
-			goto out;
-		if (!csig_synack_valid(net, skb, th, sdif)) {
-			csig_count(net, C_SYNACK_INVALID);
-			trace_csig_opt_negotiation(ntohs(k.lport), ntohs(k.rport),
-						   "synack_invalid");
-			goto out;
-		}
-		spin_lock_bh(&f->lock);
-		if (n == 0) {
-			f->state |= CSIG_F_NEGOTIATED;
-			f->confirms = CSIG_CONFIRMS;
-		}
-		spin_unlock_bh(&f->lock);
-		csig_count(net, n ? C_PEER_DECLINED : C_NEGOTIATED);
-		trace_csig_opt_negotiation(ntohs(k.lport), ntohs(k.rport),
-					   n ? "declined" : "negotiated");
-		goto out;
-	}
-	if (!f && READ_ONCE(accept_offers)) {
-		/*
-		 * The active opener's first segments: a passive open is
-		 * confirmed by one that completes the handshake as TCP
-		 * checks it (the request socket's ISNs, or a syncookie) or
-		 * that the established connection accepts.  Only then does
-		 * the passive end keep state for the flow.
-		 */
-		if (csig_seg_acceptable(net, skb, th, payload, sdif, true)) {
-			csig_count(net, C_CONFIRM_INVALID);
-			trace_csig_opt_option(ntohs(k.lport), ntohs(k.rport),
-					      "confirm_invalid", n, ntohl(th->seq),
-					      ntohl(th->ack_seq));
-			goto out;
-		}
-		f = csig_flow_get(net, &k);
-		if (!f)
-			goto out;
-		spin_lock_bh(&f->lock);
-		if (!(f->state & CSIG_F_NEGOTIATED))
-			csig_flow_reset(f, CSIG_F_PEER_OFFERED | CSIG_F_NEGOTIATED);
-		spin_unlock_bh(&f->lock);
-		csig_count(net, C_CONFIRMED);
-		trace_csig_opt_negotiation(ntohs(k.lport), ntohs(k.rport), "confirmed");
-	}
-	if (!f || !(READ_ONCE(f->state) & CSIG_F_NEGOTIATED)) {
-		csig_count(net, C_OPTS_UNNEGOTIATED);
-		trace_csig_opt_option(ntohs(k.lport), ntohs(k.rport), "unnegotiated",
-				      n, ntohl(th->seq), ntohl(th->ack_seq));
-		goto out;
-	}
-	if (n == 0)		/* a confirmation: nothing more to it */
-		goto out;
-	why = csig_seg_acceptable(net, skb, th, payload, sdif, false);
-	if (why) {
-		bool live = why != C_OPTS_NO_SOCKET;
-
-		csig_count(net, live ? C_OPTS_OUT_OF_WINDOW : C_OPTS_NO_SOCKET);
-		if (live)
-			csig_count(net, why);
-		trace_csig_opt_option(ntohs(k.lport), ntohs(k.rport),
-				      live ? "out_of_window" : "no_socket",
-				      n, ntohl(th->seq), ntohl(th->ack_seq));
-		goto out;
-	}
 	spin_lock_bh(&f->lock);
 	for (i = 0; i < n; i++) {
 		unsigned int t = sm[i].type & (CSIG_FLOW_NTYPES - 1);
@@ -1150,6 +1155,72 @@ static unsigned int csig_in(void *priv, struct sk_buff *skb,
 	}
 	f->last_used = jiffies;
 	spin_unlock_bh(&f->lock);
+}
+
+static unsigned int csig_in(void *priv, struct sk_buff *skb,
+			    const struct nf_hook_state *state)
+{
+	struct csig_sample sm[CSIG_OPT_MAX_SAMPLES];
+	struct net *net = state->net;
+	unsigned int nh, payload;
+	struct csig_flow_key k;
+	struct csig_flow *f;
+	struct tcphdr *th;
+	int n, why, sdif;
+
+	th = csig_tcp_of(skb, &nh);
+	if (!th)
+		return NF_ACCEPT;
+	n = csig_opt_find((const u8 *)(th + 1), th->doff * 4 - sizeof(*th), sm);
+	if (n == CSIG_OPT_NOT_OURS && !th->syn)
+		return NF_ACCEPT;
+	if (n < 0 && n != CSIG_OPT_NOT_OURS) {
+		csig_count(net, C_OPTS_MALFORMED);
+		trace_csig_opt_option(ntohs(th->dest), ntohs(th->source), "malformed",
+				      n, ntohl(th->seq), ntohl(th->ack_seq));
+		return NF_ACCEPT;
+	}
+	csig_key_from_skb(&k, net, skb, th, true);
+	payload = csig_seg_payload(skb, th, nh);
+	sdif = csig_skb_is_ipv6(skb) ? inet6_sdif(skb) : inet_sdif(skb);
+
+	if (th->syn && !th->ack) {
+		csig_in_syn(net, &k, th, n == 0);
+		return NF_ACCEPT;
+	}
+
+	rcu_read_lock();
+	f = csig_flow_lookup(&k, csig_key_hash(&k));
+	if (th->syn) {
+		csig_in_synack(net, skb, th, sdif, &k, f, n);
+		goto out;
+	}
+	if (!f && READ_ONCE(accept_offers)) {
+		f = csig_in_confirm(net, skb, th, payload, sdif, &k, n);
+		if (!f)
+			goto out;
+	}
+	if (!f || !(READ_ONCE(f->state) & CSIG_F_NEGOTIATED)) {
+		csig_count(net, C_OPTS_UNNEGOTIATED);
+		trace_csig_opt_option(ntohs(k.lport), ntohs(k.rport), "unnegotiated",
+				      n, ntohl(th->seq), ntohl(th->ack_seq));
+		goto out;
+	}
+	if (n == 0)		/* a confirmation: nothing more to it */
+		goto out;
+	why = csig_seg_acceptable(net, skb, th, payload, sdif, false);
+	if (why) {
+		bool live = why != C_OPTS_NO_SOCKET;
+
+		csig_count(net, live ? C_OPTS_OUT_OF_WINDOW : C_OPTS_NO_SOCKET);
+		if (live)
+			csig_count(net, why);
+		trace_csig_opt_option(ntohs(k.lport), ntohs(k.rport),
+				      live ? "out_of_window" : "no_socket",
+				      n, ntohl(th->seq), ntohl(th->ack_seq));
+		goto out;
+	}
+	csig_in_keep(f, th, sm, n);
 	csig_count(net, C_OPTS_PARSED);
 	trace_csig_opt_option(ntohs(k.lport), ntohs(k.rport), "parsed", n,
 			      ntohl(th->seq), ntohl(th->ack_seq));
