@@ -44,13 +44,13 @@
 #include <net/tcp.h>
 #include <net/inet_hashtables.h>
 #include <net/inet6_hashtables.h>
-#include <net/netns/generic.h>
 #include <net/net_namespace.h>
 #include <net/ip6_checksum.h>
 
 #include "csig.h"
 #include "csig_opt.h"
 #include "csig_opt_api.h"
+#include "dcc_pernet.h"
 #include "range_param.h"
 
 #define CREATE_TRACE_POINTS
@@ -123,7 +123,7 @@ enum {
 	C_NR,
 };
 
-static const char * const csig_counter_names[C_NR] = {
+static const char * const csig_ctr_names[C_NR] = {
 	"tags", "tags_removed", "tags_recorded", "tags_unnegotiated",
 	"tags_not_tcp", "tags_malformed", "syn_offered", "syn_offer_rcvd",
 	"synack_accepted", "negotiated", "peer_declined", "synack_invalid",
@@ -135,26 +135,20 @@ static const char * const csig_counter_names[C_NR] = {
 	"flows_full",
 };
 
-struct csig_ctrs {
-	u64	v[C_NR];
-};
-
-/* Counters per CPU, as the stack's MIBs; flows counted per namespace. */
+/* The namespace's counters (include/dcc_pernet.h) and flows. */
 struct csig_net {
-	struct csig_ctrs __percpu *c;
+	struct dcc_net dcc;	/* first: dcc_net_priv() */
 	atomic_t nflows;
 };
 
-static unsigned int csig_net_id;
-
 static struct csig_net *csig_net(const struct net *net)
 {
-	return net_generic(net, csig_net_id);
+	return dcc_net_priv(net);
 }
 
 static void csig_count(const struct net *net, int i)
 {
-	this_cpu_inc(csig_net(net)->c->v[i]);
+	dcc_count(net, i);
 }
 
 /* The flow table. */
@@ -1324,22 +1318,14 @@ void csig_opt_unregister_consumer(const char *name)
 }
 EXPORT_SYMBOL_GPL(csig_opt_unregister_consumer);
 
-/* /proc/net/csig_opt: counters; /proc/net/csig_opt_flows: the flows. */
-static int csig_counters_show(struct seq_file *m, void *v)
+/*
+ * /proc/net/csig_opt: dcc_pernet's counters, then these; /proc/net/csig_opt_flows:
+ * the flows.
+ */
+static void csig_counters_show(struct seq_file *m, struct net *net)
 {
-	struct csig_net *cn = csig_net(seq_file_single_net(m));
-	int i, cpu;
-
-	for (i = 0; i < C_NR; i++) {
-		u64 v = 0;
-
-		for_each_possible_cpu(cpu)
-			v += per_cpu_ptr(cn->c, cpu)->v[i];
-		seq_printf(m, "%s %llu\n", csig_counter_names[i], v);
-	}
-	seq_printf(m, "flows %d\nconsumers %d\n", atomic_read(&cn->nflows),
+	seq_printf(m, "flows %d\nconsumers %d\n", atomic_read(&csig_net(net)->nflows),
 		   atomic_read(&csig_nconsumers));
-	return 0;
 }
 
 static int csig_flows_show(struct seq_file *m, void *v)
@@ -1387,30 +1373,19 @@ static int csig_flows_show(struct seq_file *m, void *v)
 	return 0;
 }
 
+/* The namespace's flows file and hooks (its counters are dcc_pernet's). */
 static int __net_init csig_net_init(struct net *net)
 {
-	struct csig_net *cn = csig_net(net);
 	int err;
 
-	atomic_set(&cn->nflows, 0);
-	cn->c = alloc_percpu(struct csig_ctrs);
-	if (!cn->c)
-		return -ENOMEM;
+	atomic_set(&csig_net(net)->nflows, 0);
 	/* the flows (addresses, ports) are for the namespace's root only */
-	if (!proc_create_net_single("csig_opt", 0444, net->proc_net,
-				    csig_counters_show, NULL) ||
-	    !proc_create_net_single("csig_opt_flows", 0400, net->proc_net,
-				    csig_flows_show, NULL)) {
-		remove_proc_entry("csig_opt", net->proc_net);
-		free_percpu(cn->c);
+	if (!proc_create_net_single("csig_opt_flows", 0400, net->proc_net,
+				    csig_flows_show, NULL))
 		return -ENOMEM;
-	}
 	err = nf_register_net_hooks(net, csig_nf_ops, ARRAY_SIZE(csig_nf_ops));
-	if (err) {
+	if (err)
 		remove_proc_entry("csig_opt_flows", net->proc_net);
-		remove_proc_entry("csig_opt", net->proc_net);
-		free_percpu(cn->c);
-	}
 	return err;
 }
 
@@ -1418,16 +1393,17 @@ static void __net_exit csig_net_exit(struct net *net)
 {
 	nf_unregister_net_hooks(net, csig_nf_ops, ARRAY_SIZE(csig_nf_ops));
 	remove_proc_entry("csig_opt_flows", net->proc_net);
-	remove_proc_entry("csig_opt", net->proc_net);
 	csig_flow_gc(net, false);
-	free_percpu(csig_net(net)->c);
 }
 
-static struct pernet_operations csig_net_ops = {
+static struct dcc_pernet csig_pernet = {
+	.proc_name = "csig_opt",
+	.ctr_names = csig_ctr_names,
+	.nctrs = C_NR,
 	.init = csig_net_init,
 	.exit = csig_net_exit,
-	.id = &csig_net_id,
-	.size = sizeof(struct csig_net),
+	.show = csig_counters_show,
+	.ops = DCC_PERNET_OPS(csig_pernet, struct csig_net),
 };
 
 static bool csig_tpid_ok(unsigned int t)
@@ -1454,7 +1430,8 @@ static int __init csig_opt_init(void)
 		INIT_HLIST_HEAD(&csig_table[i].head);
 		spin_lock_init(&csig_table[i].lock);
 	}
-	err = register_pernet_subsys(&csig_net_ops);
+	BUILD_BUG_ON(offsetof(struct csig_net, dcc) != 0);
+	err = dcc_pernet_register(&csig_pernet);
 	if (err)
 		return err;
 	csig_pt[0].type = htons(tpid_compact);
@@ -1469,7 +1446,7 @@ static void __exit csig_opt_exit(void)
 {
 	dev_remove_pack(&csig_pt[1]);
 	dev_remove_pack(&csig_pt[0]);	/* both wait for readers */
-	unregister_pernet_subsys(&csig_net_ops);
+	dcc_pernet_unregister(&csig_pernet);
 	cancel_delayed_work_sync(&csig_gc_work);
 	csig_flow_gc(NULL, true);
 	rcu_barrier();

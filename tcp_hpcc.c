@@ -24,13 +24,11 @@
 
 #include <linux/module.h>
 #include <linux/inet_diag.h>
-#include <linux/proc_fs.h>
-#include <linux/seq_file.h>
 #include <net/tcp.h>
-#include <net/netns/generic.h>
 
 #include "csig.h"
 #include "csig_opt_api.h"
+#include "dcc_pernet.h"
 #include "gso_cap.h"
 #include "hpcc.h"
 #include "range_param.h"
@@ -148,23 +146,22 @@ enum {
 	C_NR,
 };
 
-static const char * const counter_names[C_NR] = {
+static const char * const hpcc_ctr_names[C_NR] = {
 	"flows", "flows_no_csig", "samples_u", "samples_std", "commits",
 	"commits_mi", "fallbacks", "resumes", "fallback_acks",
 	"commits_held", "losses", "undos",
 };
 
-struct hpcc_net {
-	atomic64_t c[C_NR];
+static struct dcc_pernet hpcc_pernet = {
+	.proc_name = "tcp_hpcc",
+	.ctr_names = hpcc_ctr_names,
+	.nctrs = C_NR,
+	.ops = DCC_PERNET_OPS(hpcc_pernet, struct dcc_net),
 };
 
-static unsigned int hpcc_net_id;
-
-static void count(const struct sock *sk, int i)
+static void hpcc_count(const struct sock *sk, int i)
 {
-	struct hpcc_net *hn = net_generic(sock_net(sk), hpcc_net_id);
-
-	atomic64_inc(&hn->c[i]);
+	dcc_count(sock_net(sk), i);
 }
 
 enum { SRC_NONE, SRC_U, SRC_STD };
@@ -343,10 +340,10 @@ static void hpcc_init(struct sock *sk)
 		hpcc_cap_tso(sk, ca, READ_ONCE(sk->sk_pacing_rate));
 		/* Reno from TCP's initial window */
 		ca->fallback = 1;
-		count(sk, C_FLOWS_NO_CSIG);
+		hpcc_count(sk, C_FLOWS_NO_CSIG);
 		return;
 	}
-	count(sk, C_FLOWS);
+	hpcc_count(sk, C_FLOWS);
 	/* flows start at line rate: W_init = line rate * T */
 	w_init = hpcc_w_line(sk, hpcc_t_ns(sk));
 	hpcc_params(sk, ca, &p);
@@ -415,7 +412,7 @@ static void hpcc_reno(struct sock *sk, const struct rate_sample *rs)
 	struct tcp_sock *tp = tcp_sk(sk);
 	u64 rate;
 
-	count(sk, C_FALLBACK_ACKS);
+	hpcc_count(sk, C_FALLBACK_ACKS);
 	if (inet_csk(sk)->icsk_ca_state >= TCP_CA_Recovery)
 		tcp_snd_cwnd_set(tp, max(min(tcp_snd_cwnd(tp), tp->snd_ssthresh), 2U));
 	else if (rs->acked_sacked > 0)
@@ -479,7 +476,7 @@ static void hpcc_update(struct sock *sk, const struct rate_sample *rs)
 		ca->source = src;
 		ca->info_ns = ts;
 		ca->info_delivered = tp->delivered;
-		count(sk, src == SRC_U ? C_SAMPLES_U : C_SAMPLES_STD);
+		hpcc_count(sk, src == SRC_U ? C_SAMPLES_U : C_SAMPLES_STD);
 		if (ca->fallback) {
 			/* telemetry is back: HPCC from the window Reno had */
 			ca->fallback = 0;
@@ -490,7 +487,7 @@ static void hpcc_update(struct sock *sk, const struct rate_sample *rs)
 			ca->st.passed = 0;
 			/* what the fallback used is no measure of W */
 			hpcc_use_restart(sk, ca, now, 0);
-			count(sk, C_RESUMES);
+			hpcc_count(sk, C_RESUMES);
 		}
 		hpcc_measure_u(&ca->st, &p, u, ts);
 	}
@@ -501,7 +498,7 @@ static void hpcc_update(struct sock *sk, const struct rate_sample *rs)
 	    tp->delivered - ca->info_delivered > tcp_snd_cwnd(tp)) {
 		ca->fallback = 1;
 		tp->snd_ssthresh = tcp_snd_cwnd(tp);
-		count(sk, C_FALLBACKS);
+		hpcc_count(sk, C_FALLBACKS);
 	}
 	if (ca->fallback) {
 		hpcc_reno(sk, rs);
@@ -523,11 +520,11 @@ static void hpcc_update(struct sock *sk, const struct rate_sample *rs)
 		/* a new average once this one spans T (hpcc_w_used()) */
 		if (hpcc_use_spans(ca, now, p.t_ns))
 			hpcc_use_restart(sk, ca, now, p.w_used);
-		count(sk, C_COMMITS);
+		hpcc_count(sk, C_COMMITS);
 		if (ca->st.mi)
-			count(sk, C_COMMITS_MI);
+			hpcc_count(sk, C_COMMITS_MI);
 		if (ca->st.held)
-			count(sk, C_COMMITS_HELD);
+			hpcc_count(sk, C_COMMITS_HELD);
 		/* back at the W before the loss: U decides alone again */
 		if (ca->w_loss && ca->st.wc >= ca->w_loss)
 			ca->w_loss = 0;
@@ -575,7 +572,7 @@ static void hpcc_react_to_loss(struct sock *sk)
 		return;
 	hpcc_params(sk, ca, &p);
 	ca->w_loss = hpcc_loss(&ca->st, &p, tp->snd_nxt);
-	count(sk, C_LOSSES);
+	hpcc_count(sk, C_LOSSES);
 	trace_hpcc_update(inet_sk(sk)->inet_num, ntohs(inet_sk(sk)->inet_dport),
 			  ca->st.U, ca->st.W, ca->st.wc, ca->st.inc_stage,
 			  READ_ONCE(sk->sk_pacing_rate), false, false, false, "loss",
@@ -633,7 +630,7 @@ static u32 hpcc_undo_cwnd(struct sock *sk)
 		ca->st.W = max(ca->st.W, ca->w_loss);
 		ca->st.wc = ca->st.W;
 		ca->w_loss = 0;
-		count(sk, C_UNDOS);
+		hpcc_count(sk, C_UNDOS);
 	}
 	return max(tcp_snd_cwnd(tp), DIV_ROUND_UP(ca->st.W, tp->mss_cache));
 }
@@ -688,49 +685,17 @@ static struct tcp_congestion_ops tcp_hpcc __read_mostly = {
 	.name		= "hpcc",
 };
 
-/* /proc/net/tcp_hpcc */
-static int counters_show(struct seq_file *m, void *v)
-{
-	struct hpcc_net *hn = net_generic(seq_file_single_net(m), hpcc_net_id);
-	int i;
-
-	for (i = 0; i < C_NR; i++)
-		seq_printf(m, "%s %lld\n", counter_names[i],
-			   (long long)atomic64_read(&hn->c[i]));
-	return 0;
-}
-
-static int __net_init hpcc_net_init(struct net *net)
-{
-	if (!proc_create_net_single("tcp_hpcc", 0444, net->proc_net,
-				    counters_show, NULL))
-		return -ENOMEM;
-	return 0;
-}
-
-static void __net_exit hpcc_net_exit(struct net *net)
-{
-	remove_proc_entry("tcp_hpcc", net->proc_net);
-}
-
-static struct pernet_operations hpcc_net_ops = {
-	.init = hpcc_net_init,
-	.exit = hpcc_net_exit,
-	.id = &hpcc_net_id,
-	.size = sizeof(struct hpcc_net),
-};
-
 static int __init hpcc_register(void)
 {
 	int err;
 
 	BUILD_BUG_ON(sizeof(struct hpcc) > ICSK_CA_PRIV_SIZE);
-	err = register_pernet_subsys(&hpcc_net_ops);
+	err = dcc_pernet_register(&hpcc_pernet);
 	if (err)
 		return err;
 	err = tcp_register_congestion_control(&tcp_hpcc);
 	if (err) {
-		unregister_pernet_subsys(&hpcc_net_ops);
+		dcc_pernet_unregister(&hpcc_pernet);
 		return err;
 	}
 	csig_opt_register_consumer("hpcc");
@@ -741,7 +706,7 @@ static void __exit hpcc_unregister(void)
 {
 	csig_opt_unregister_consumer("hpcc");
 	tcp_unregister_congestion_control(&tcp_hpcc);
-	unregister_pernet_subsys(&hpcc_net_ops);
+	dcc_pernet_unregister(&hpcc_pernet);
 }
 
 module_init(hpcc_register);

@@ -32,12 +32,10 @@
 #include <linux/netfilter.h>
 #include <linux/netfilter_ipv4.h>
 #include <linux/netfilter_ipv6.h>
-#include <linux/proc_fs.h>
-#include <linux/seq_file.h>
 #include <net/tcp.h>
 #include <net/inet_ecn.h>
-#include <net/netns/generic.h>
 
+#include "dcc_pernet.h"
 #include "gso_cap.h"
 #include "ldcp.h"
 #include "range_param.h"
@@ -113,27 +111,19 @@ enum {
 	C_NR,
 };
 
-static const char * const counter_names[C_NR] = {
+static const char * const ldcp_ctr_names[C_NR] = {
 	"flows", "flows_no_ecn", "flows_fast_start", "fs_iw", "fs_loss", "acks", "ece_acks",
 	"below_one", "losses", "ce_changes", "fs_not_ect", "acks_now", "undos",
 };
 
-struct ldcp_net {
-	atomic64_t c[C_NR];
-};
-
-static unsigned int ldcp_net_id;
-
-static void count_n(const struct sock *sk, int i, u32 n)
+static void ldcp_count_n(const struct sock *sk, int i, u32 n)
 {
-	struct ldcp_net *ln = net_generic(sock_net(sk), ldcp_net_id);
-
-	atomic64_add(n, &ln->c[i]);
+	dcc_count_n(sock_net(sk), i, n);
 }
 
-static void count(const struct sock *sk, int i)
+static void ldcp_count(const struct sock *sk, int i)
 {
-	count_n(sk, i, 1);
+	dcc_count(sock_net(sk), i);
 }
 
 struct ldcp {
@@ -221,12 +211,12 @@ static void ldcp_init(struct sock *sk)
 	ca->isn = tp->snd_una;
 	ca->prior_rcv_nxt = tp->rcv_nxt;
 	ldcp_params(&p, ca);
-	count(sk, C_FLOWS);
+	ldcp_count(sk, C_FLOWS);
 	if (!(tp->ecn_flags & TCP_ECN_OK))
-		count(sk, C_FLOWS_NO_ECN);
+		ldcp_count(sk, C_FLOWS_NO_ECN);
 	if (READ_ONCE(fast_start)) {
 		ldcp_state_init(&ca->st, &p);
-		count(sk, C_FLOWS_FAST_START);
+		ldcp_count(sk, C_FLOWS_FAST_START);
 		/*
 		 * One packet per skb until fast start ends, so that the
 		 * LOCAL_OUT hook can set each packet's ECN field.
@@ -285,22 +275,22 @@ static void ldcp_update(struct sock *sk, const struct rate_sample *rs)
 		if (rs->losses > 0 || inet_csk(sk)->icsk_ca_state >= TCP_CA_Recovery) {
 			ldcp_fs_loss(&ca->st, ldcp_acked(sk, ca));
 			ldcp_fs_end(sk, ca);
-			count(sk, C_FS_LOSS);
+			ldcp_count(sk, C_FS_LOSS);
 			event = "fs_loss";
 		} else if (ldcp_fs_ack(&ca->st, &p, ldcp_acked(sk, ca))) {
 			ldcp_fs_end(sk, ca);
-			count(sk, C_FS_IW);
+			ldcp_count(sk, C_FS_IW);
 			event = "fs_iw";
 		}
 	} else if (n && inet_csk(sk)->icsk_ca_state < TCP_CA_Recovery) {
 		if (ca->st.cw < LDCP_ONE)
-			count(sk, C_BELOW_ONE);
+			ldcp_count(sk, C_BELOW_ONE);
 		ldcp_pawa(&ca->st, &p, n, ca->ece);
 		ca->acks++;
-		count(sk, C_ACKS);
+		ldcp_count(sk, C_ACKS);
 		if (ca->ece) {
 			ca->ece_acks++;
-			count(sk, C_ECE_ACKS);
+			ldcp_count(sk, C_ECE_ACKS);
 		}
 		event = "pawa";
 	} else if (n && inet_csk(sk)->icsk_ca_state == TCP_CA_Loss) {
@@ -356,14 +346,14 @@ static void ldcp_react_to_loss(struct sock *sk)
 	if (ca->st.phase == LDCP_FAST_START) {
 		ldcp_fs_loss(&ca->st, ldcp_acked(sk, ca));
 		ldcp_fs_end(sk, ca);
-		count(sk, C_FS_LOSS);
+		ldcp_count(sk, C_FS_LOSS);
 		ldcp_trace(sk, ca, old, 0, ldcp_apply(sk, ca, 0), "fs_loss");
 		return;
 	}
 	ldcp_params(&p, ca);
 	ca->loss_cw = ca->st.cw;
 	ca->st.cw = ldcp_clamp(ca->st.cw / 2, p.gamma);
-	count(sk, C_LOSSES);
+	ldcp_count(sk, C_LOSSES);
 	ldcp_trace(sk, ca, old, 0, ldcp_apply(sk, ca, 0), "loss");
 }
 
@@ -422,7 +412,7 @@ static void ldcp_cwnd_event(struct sock *sk, enum tcp_ca_event ev)
 #endif
 		}
 		inet_csk(sk)->icsk_ack.pending |= ICSK_ACK_NOW;
-		count(sk, C_CE_CHANGES);
+		ldcp_count(sk, C_CE_CHANGES);
 	}
 	ca->prior_rcv_nxt = tcp_sk(sk)->rcv_nxt;
 	ca->ce_state = ce;
@@ -435,7 +425,7 @@ static void ldcp_cwnd_event(struct sock *sk, enum tcp_ca_event ev)
 	if (READ_ONCE(ack_every) &&
 	    !(inet_csk(sk)->icsk_ack.pending & ICSK_ACK_NOW)) {
 		inet_csk(sk)->icsk_ack.pending |= ICSK_ACK_NOW;
-		count(sk, C_ACKS_NOW);
+		ldcp_count(sk, C_ACKS_NOW);
 	}
 }
 
@@ -459,7 +449,7 @@ static u32 ldcp_undo_cwnd(struct sock *sk)
 	if (ca->loss_cw) {
 		ca->st.cw = max(ca->st.cw, ca->loss_cw);
 		ca->loss_cw = 0;
-		count(sk, C_UNDOS);
+		ldcp_count(sk, C_UNDOS);
 	}
 	return max(tcp_snd_cwnd(tcp_sk(sk)), ca->st.cw >> LDCP_FRAC_SHIFT);
 }
@@ -570,7 +560,7 @@ static unsigned int ldcp_fs_out(void *priv, struct sk_buff *skb,
 		ipv4_change_dsfield(ip_hdr(skb), (u8)~INET_ECN_MASK, 0);
 	else
 		ipv6_change_dsfield(ipv6_hdr(skb), (u8)~INET_ECN_MASK, 0);
-	count_n(sk, C_FS_NOT_ECT, max_t(u32, skb_shinfo(skb)->gso_segs, 1));
+	ldcp_count_n(sk, C_FS_NOT_ECT, max_t(u32, skb_shinfo(skb)->gso_segs, 1));
 	return NF_ACCEPT;
 }
 
@@ -583,42 +573,24 @@ static const struct nf_hook_ops ldcp_nf_ops[] = {
 #endif
 };
 
-/* /proc/net/tcp_ldcp */
-static int counters_show(struct seq_file *m, void *v)
-{
-	struct ldcp_net *ln = net_generic(seq_file_single_net(m), ldcp_net_id);
-	int i;
-
-	for (i = 0; i < C_NR; i++)
-		seq_printf(m, "%s %lld\n", counter_names[i],
-			   (long long)atomic64_read(&ln->c[i]));
-	return 0;
-}
-
+/* The namespace's fast-start hook (its counters are dcc_pernet's). */
 static int __net_init ldcp_net_init(struct net *net)
 {
-	int err;
-
-	if (!proc_create_net_single("tcp_ldcp", 0444, net->proc_net,
-				    counters_show, NULL))
-		return -ENOMEM;
-	err = nf_register_net_hooks(net, ldcp_nf_ops, ARRAY_SIZE(ldcp_nf_ops));
-	if (err)
-		remove_proc_entry("tcp_ldcp", net->proc_net);
-	return err;
+	return nf_register_net_hooks(net, ldcp_nf_ops, ARRAY_SIZE(ldcp_nf_ops));
 }
 
 static void __net_exit ldcp_net_exit(struct net *net)
 {
 	nf_unregister_net_hooks(net, ldcp_nf_ops, ARRAY_SIZE(ldcp_nf_ops));
-	remove_proc_entry("tcp_ldcp", net->proc_net);
 }
 
-static struct pernet_operations ldcp_net_ops = {
+static struct dcc_pernet ldcp_pernet = {
+	.proc_name = "tcp_ldcp",
+	.ctr_names = ldcp_ctr_names,
+	.nctrs = C_NR,
 	.init = ldcp_net_init,
 	.exit = ldcp_net_exit,
-	.id = &ldcp_net_id,
-	.size = sizeof(struct ldcp_net),
+	.ops = DCC_PERNET_OPS(ldcp_pernet, struct dcc_net),
 };
 
 static int __init ldcp_register(void)
@@ -626,19 +598,19 @@ static int __init ldcp_register(void)
 	int err;
 
 	BUILD_BUG_ON(sizeof(struct ldcp) > ICSK_CA_PRIV_SIZE);
-	err = register_pernet_subsys(&ldcp_net_ops);
+	err = dcc_pernet_register(&ldcp_pernet);
 	if (err)
 		return err;
 	err = tcp_register_congestion_control(&tcp_ldcp);
 	if (err)
-		unregister_pernet_subsys(&ldcp_net_ops);
+		dcc_pernet_unregister(&ldcp_pernet);
 	return err;
 }
 
 static void __exit ldcp_unregister(void)
 {
 	tcp_unregister_congestion_control(&tcp_ldcp);
-	unregister_pernet_subsys(&ldcp_net_ops);
+	dcc_pernet_unregister(&ldcp_pernet);
 }
 
 module_init(ldcp_register);
