@@ -30,6 +30,8 @@
 #   make fuzz                  libFuzzer targets (FUZZ_RUNS executions each,
 #                              FUZZ_SEED=N to replay one)
 #   make install [KVER=..]     install the modules (default: running kernel)
+#   make deb                   Debian packages in build/deb/: tcp-dcc-dkms
+#                              (the sources, built by DKMS) and tcp-dcc-tools
 #   make demo                  boot a VM and compare congestion controls
 #   make clean
 
@@ -82,7 +84,7 @@ endef
 
 Q ?= @
 
-.PHONY: all tools bench modules deps check unit fuzz vmcheck lint install demo clean help kvers \
+.PHONY: all tools bench modules deps check unit fuzz vmcheck lint install deb demo clean help kvers \
 	$(addprefix modules-,$(KVERS))
 
 all: modules tools
@@ -238,6 +240,27 @@ install: tools
 	ln -sf ccstat $(DESTDIR)/usr/local/sbin/hpccstat
 	install -D -m 0644 $(BUILD)/bpf/csig_port.bpf.o \
 		$(DESTDIR)/usr/local/lib/csig/csig_port.bpf.o
+
+# Debian packages, built with dpkg-buildpackage from a copy of the
+# checkout's files (tracked or new, as lint's C_FILES) in
+# build/deb/NAME-VERSION, so that the .debs land in build/deb/ and the
+# checkout gets no debian/ build leftovers.  lintian, when installed,
+# must find no errors.
+DEB_DIR := $(BUILD)/deb
+DKMS_NAME = $(shell sed -n 's/^PACKAGE_NAME="\(.*\)"/\1/p' $(TOP)/dkms.conf)
+DKMS_VERSION = $(shell sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' $(TOP)/dkms.conf)
+deb:
+	@rm -rf $(DEB_DIR); src=$(DEB_DIR)/$(DKMS_NAME)-$(DKMS_VERSION); mkdir -p $$src && \
+	git -c safe.directory='*' -C $(TOP) ls-files -z --cached --others --exclude-standard | \
+		(cd $(TOP) && xargs -0 cp --parents -t $$src) && \
+	echo "  DEB     $$src" && \
+	(cd $$src && dpkg-buildpackage -b -us -uc > $(DEB_DIR)/build.log 2>&1) || \
+		{ tail -n 30 $(DEB_DIR)/build.log; echo "deb: dpkg-buildpackage failed (log: $(DEB_DIR)/build.log)" >&2; exit 1; }
+	@for d in $(DEB_DIR)/*.deb; do echo "  DEB     $$d"; done
+	@if command -v lintian > /dev/null; then \
+		echo "  LINTIAN $(DEB_DIR)/*.changes"; \
+		lintian --fail-on error $(DEB_DIR)/*.changes; \
+	fi
 
 demo: modules
 	@echo "  DEMO    booting $(firstword $(KVERS)) (about a minute)"

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Install from Debian's archive everything that building, testing, linting,
-# benchmarking and the demo need.  Idempotent: when every package is already
+# packaging (make deb: debhelper, dh-dkms, lintian), benchmarking and the
+# demo need.  Idempotent: when every package is already
 # there it only checks and returns (about a second).
 #
 # Kernels: Debian's 6.1 LTS (linux-image-amd64) and the newest 6.12 LTS found
@@ -18,6 +19,7 @@ PKGS="build-essential make gcc kmod cpio gzip xz-utils bc flex bison
 	linux-image-amd64 linux-headers-amd64
 	clang llvm libbpf-dev bpftool libclang-rt-14-dev
 	iproute2 iperf3 ethtool sparse linux-source iputils-ping jq bc nftables dkms
+	debhelper dh-dkms lintian
 	python3 python3-matplotlib python3-scapy"
 
 need=
