@@ -11,20 +11,21 @@
 # /usr/src, on the guest's overlay, as it would from a checkout.
 #
 # Under TCG, depmod -a takes 100-140 s on 6.12 (4230 xz-compressed
-# modules) and dkms runs it on install and on remove.  The install's is
-# the one modprobe needs; dkms remove runs with --no-depmod, and the
-# kernel's own modules.dep files, saved before the install, are put back.
+# modules) and dkms runs it on install and on remove: here it indexes
+# updates/ alone, and the kernel's own modules.* files are put back at the
+# end (selftests/lib/modpkg.sh).
 #
 # Under TCG compiling the package took 150-190 s: selftests/run builds it
 # on the host before the VM boots (dkms.prep: dkms add, build and
 # mktarball for this kernel, natively), and the guest loads that archive
 # with dkms ldtarball, DKMS's way to install what another machine built.
 # Run without it (by hand in a VM), the test adds and builds in the guest.
-# The package is the same source for every kernel, and the install's
-# depmod alone costs 85-180 s: the suite runs it on its 6.1 target only.
+# The package is the same source for every kernel: the suite runs it on
+# its 6.1 target only.
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 . "$here/../lib/ktap.sh"
+. "$here/../lib/modpkg.sh"
 
 k=$(uname -r)
 case $k in
@@ -54,9 +55,7 @@ fi
 
 ns=dkms-t$$
 pidfile=/tmp/dkms-iperf3.pid
-saved=/tmp/dkms-modules-dep
 mok=$([ -e /var/lib/dkms/mok.key ] && echo keep)
-restore_dep() { cp -a "$saved"/modules.* "/lib/modules/$k/"; }
 cleanup()
 {
 	[ -s $pidfile ] && kill "$(cat $pidfile)" 2> /dev/null
@@ -65,13 +64,14 @@ cleanup()
 		modprobe -r "$m" 2> /dev/null
 	done
 	dkms remove -m "$name" -v "$ver" --all --no-depmod > /dev/null 2>&1
-	[ -d "$saved" ] && restore_dep
+	modpkg_depmod_end
 	[ -n "$mok" ] || rm -f /var/lib/dkms/mok.key /var/lib/dkms/mok.pub
-	rm -rf "/usr/src/$name-$ver" "${src%/*}" "$saved"
+	rm -rf "/usr/src/$name-$ver" "${src%/*}"
 }
 trap cleanup EXIT
-mkdir -p "$saved" && cp -a /lib/modules/"$k"/modules.* "$saved"/ ||
-	{ echo "Bail out! cannot save /lib/modules/$k/modules.*"; exit 1; }
+# ss -ti (modpkg_flows) needs tcp_diag, which modprobe cannot find later
+modpkg_depmod_begin inet_diag tcp_diag ||
+	{ echo "Bail out! cannot save /lib/modules/*/modules.* or keep depmod to updates/"; exit 1; }
 ip netns add "$ns" && ip -n "$ns" link set lo up ||
 	{ echo "Bail out! cannot make a network namespace"; exit 1; }
 
@@ -137,42 +137,7 @@ ktap_expect "modprobe resolves tcp_hpcc and its dependency to DKMS's files" \
 		-e "insmod /lib/modules/$k/updates/dkms/tcp_hpcc.ko" <<< "$deps") == 2" \
 	"$(tr '\n' ' ' <<< "$deps")"
 
-ctr() { ip netns exec "$ns" awk -v k="$2" '$1 == k { print $2 }' "/proc/net/$1"; }
-
-# flow CC: a 3 s flow over the namespace's loopback with congestion
-# control CC; prints CC if ss -ti showed it on the flow while it ran
-flow()
-{
-	local pid
-
-	ip netns exec "$ns" iperf3 -s -D -1 -B 127.0.0.1 -I $pidfile > /dev/null 2>&1
-	sleep 0.5
-	ip netns exec "$ns" iperf3 -c 127.0.0.1 -t 3 -C "$1" > /dev/null 2>&1 &
-	pid=$!
-	# until the client is done: its first start in a boot can be slow
-	while kill -0 $pid 2> /dev/null; do
-		ip netns exec "$ns" ss -tinH dst 127.0.0.1:5201 |
-			grep -qE "(^|[[:space:]])$1([[:space:]]|$)" && { echo "$1"; break; }
-		sleep 0.2
-	done
-	wait $pid
-}
-
-h0=$(ctr tcp_hpcc flows)
-n0=$(ctr tcp_hpcc flows_no_csig)
-o0=$(ctr csig_opt negotiated)
-seen=$(flow hpcc)
-rc=$?
-ktap_expect "hpcc: a flow over loopback ran with it (ss: '$seen'), its counters and tcp_csig_opt's moved" \
-	"$rc == 0 && \"$seen\" == \"hpcc\" && $(ctr tcp_hpcc flows) + $(ctr tcp_hpcc flows_no_csig) > $h0 + $n0 && $(ctr csig_opt negotiated) > $o0" \
-	"hpcc flows $(ctr tcp_hpcc flows) (was $h0), without CSIG $(ctr tcp_hpcc flows_no_csig) (was $n0); csig_opt negotiated $(ctr csig_opt negotiated) (was $o0)"
-l0=$(ctr tcp_ldcp flows)
-a0=$(ctr tcp_ldcp acks)
-seen=$(flow ldcp)
-rc=$?
-ktap_expect "ldcp: a flow over loopback ran with it (ss: '$seen'), its counters moved" \
-	"$rc == 0 && \"$seen\" == \"ldcp\" && $(ctr tcp_ldcp flows) > $l0 && $(ctr tcp_ldcp acks) > $a0" \
-	"ldcp flows $(ctr tcp_ldcp flows) (was $l0), acks $(ctr tcp_ldcp acks) (was $a0)"
+modpkg_flows "$ns" "$pidfile"
 
 step "modprobe -r tcp_hpcc tcp_ldcp tcp_csig_opt" \
 	modprobe -r tcp_hpcc tcp_ldcp tcp_csig_opt
@@ -182,8 +147,8 @@ for m in $mods; do
 done
 ktap_expect "none of them is loaded any more" "\"$left\" == \"\"" "left:$left"
 
-step "dkms remove --all" dkms remove -m "$name" -v "$ver" --all --no-depmod
-restore_dep
+step "dkms remove --all" dkms remove -m "$name" -v "$ver" --all
+modpkg_depmod_end
 left=$(ls /lib/modules/"$k"/updates/dkms/tcp_* 2> /dev/null)
 ktap_expect "the modules are gone from /lib/modules/$k and modprobe no longer finds them" \
 	"$([ -z "$left" ] && ! modinfo -n tcp_hpcc > /dev/null 2>&1 && echo 1 || echo 0) == 1" \
