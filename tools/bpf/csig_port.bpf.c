@@ -30,6 +30,7 @@
 #include <bpf/bpf_endian.h>
 
 #include "csig_port.h"
+#include "csig_strip.h"
 
 char LICENSE[] SEC("license") = "GPL";
 
@@ -467,55 +468,6 @@ int csig_transit(struct __sk_buff *skb)
 	return TC_ACT_OK;
 }
 
-/*
- * Remove the tag at offset 12.  bpf_skb_adjust_room() refuses frames whose
- * skb->protocol is not IP (a received tagged frame has the TPID there), so
- * the tag is removed as a VLAN tag would be: rewritten in place into
- * 802.1Q headers (the compact tag is one, the expanded tag two), then
- * popped with the VLAN helpers, which set skb->protocol from the payload's
- * EtherType.  They pop an in-packet tag only while skb->protocol is a VLAN
- * protocol, which two pushes of a dummy tag arrange.  A hardware-accelerated
- * VLAN tag the frame carried is set aside and restored.  GSO state is kept.
- */
-static __always_inline int strip_tag(struct __sk_buff *skb, __u32 fmt)
-{
-	__u32 vlan = skb->vlan_present, tci = skb->vlan_tci;
-	__be16 vproto = skb->vlan_proto, q = bpf_htons(ETH_P_8021Q);
-	int pops = fmt == CSIG_FMT_COMPACT ? 3 : 4, i;
-
-	if (vlan && bpf_skb_vlan_pop(skb))
-		return -1;
-	if (bpf_skb_store_bytes(skb, ETH_ALEN_2, &q, 2, 0))
-		return -1;
-	if (fmt == CSIG_FMT_EXPANDED &&
-	    bpf_skb_store_bytes(skb, ETH_ALEN_2 + 4, &q, 2, 0))
-		return -1;
-	if (bpf_skb_vlan_push(skb, q, 0) || bpf_skb_vlan_push(skb, q, 0))
-		return -1;
-#pragma unroll
-	for (i = 0; i < 4; i++) {
-		if (i < pops && bpf_skb_vlan_pop(skb))
-			return -1;
-	}
-	if (vlan && bpf_skb_vlan_push(skb, vproto, tci))
-		return -1;
-	return 0;
-}
-
-/*
- * Is an 802.1Q/802.1ad tag right behind the tag at offset 12?  The pops
- * that remove the tag would take it too: bpf_skb_vlan_pop() moves the next
- * in-packet VLAN tag into the accelerated one, and the last pop clears it.
- */
-static __always_inline int vlan_follows(struct __sk_buff *skb, __u32 fmt)
-{
-	__be16 et;
-
-	if (bpf_skb_load_bytes(skb, ETH_ALEN_2 + tag_len(fmt), &et, 2))
-		return 1;
-	return et == bpf_htons(ETH_P_8021Q) || et == bpf_htons(ETH_P_8021AD);
-}
-
 SEC("csig/strip")
 int csig_strip(struct __sk_buff *skb)
 {
@@ -530,8 +482,8 @@ int csig_strip(struct __sk_buff *skb)
 	if (tag == TAG_FOUND)
 		count(st, CSIG_C_TAGGED);
 	/* next to in-packet VLAN tags, or malformed: cannot be removed */
-	if (tag == TAG_FOUND && off == ETH_ALEN_2 && !vlan_follows(skb, fmt)) {
-		if (!strip_tag(skb, fmt)) {
+	if (tag == TAG_FOUND && off == ETH_ALEN_2 && !csig_strip_vlan_follows(skb, fmt)) {
+		if (!csig_strip_tag(skb, fmt)) {
 			count(st, CSIG_C_STRIPPED);
 			return TC_ACT_OK;
 		}
