@@ -162,6 +162,14 @@ static inline int csig_opt_parse(const __u8 *opt, int avail,
 	if ((len - CSIG_OPT_HDR_LEN) % CSIG_OPT_SAMPLE_LEN)
 		return CSIG_OPT_E_LEN;
 	n = (len - CSIG_OPT_HDR_LEN) / CSIG_OPT_SAMPLE_LEN;
+#ifdef __bpf__
+	/*
+	 * Hide n's origin from clang: BPF's verifier does not follow the
+	 * division, so the bound it needs must be tested on n itself, where
+	 * clang would test the length it knows n from.
+	 */
+	asm volatile("" : "+r"(n));
+#endif
 	if (n > CSIG_OPT_MAX_SAMPLES)
 		return CSIG_OPT_E_LEN;
 	for (i = 0; i < n; i++) {
@@ -220,10 +228,10 @@ static inline int csig_opt_find(const __u8 *opts, int len,
  * What the hooks of tcp_csig_opt need to know of a TCP option list besides
  * their own option: the timestamp's TSval (for PAWS) and whether the
  * segment is signed, which no option may be added to.  @opts and @len as
- * for csig_opt_find().  Returns CSIG_SCAN_* flags; *@tsval is set with
- * CSIG_SCAN_TS.  Like TCP's own parser it stops at the end-of-list option
- * and at a malformed option (CSIG_SCAN_BROKEN), keeping what it found
- * before.
+ * for csig_opt_find(), @len at most CSIG_TCPOPT_SPACE.  Returns
+ * CSIG_SCAN_* flags; *@tsval is set with CSIG_SCAN_TS.  Like TCP's own
+ * parser it stops at the end-of-list option and at a malformed option
+ * (CSIG_SCAN_BROKEN), keeping what it found before.
  */
 #define CSIG_TCPOPT_TS		8	/* RFC 7323 */
 #define CSIG_TCPOPT_TS_LEN	10
@@ -236,11 +244,19 @@ enum {
 	CSIG_SCAN_BROKEN	= 4,
 };
 
+#define CSIG_TCPOPT_SPACE	40	/* TCP's option space, bytes */
+
 static inline int csig_tcpopt_scan(const __u8 *opts, int len, __u32 *tsval)
 {
-	int i = 0, r = 0;
+	int i = 0, r = 0, step;
 
-	while (i < len) {
+	/*
+	 * Every step moves on by a byte at least, so a list of at most
+	 * CSIG_TCPOPT_SPACE bytes (any TCP header's) takes at most as many
+	 * steps: a bound BPF's verifier can see, where a loop on @i alone
+	 * looks endless to it.
+	 */
+	for (step = 0; step < CSIG_TCPOPT_SPACE && i < len; step++) {
 		if (opts[i] == 0)		/* end of list */
 			break;
 		if (opts[i] == 1) {		/* no-op */
