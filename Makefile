@@ -5,7 +5,7 @@
 #
 #   make deps                  install everything from Debian's archive
 #   make                       build for every target kernel (build/<kver>/),
-#                              the BPF object, csigctl and ccstat (build/bpf, build/bin)
+#                              the BPF objects, csigctl, csighost and ccstat (build/bpf, build/bin)
 #   make KVER=<kver>           build for one kernel; KDIR=<dir> overrides its
 #                              build tree (default /lib/modules/<kver>/build)
 #   make check                 a short pass of each fuzz target, then the
@@ -89,7 +89,8 @@ Q ?= @
 
 all: modules tools
 
-# The CSIG switch-port BPF object, its skeleton, csigctl and ccstat.
+# The CSIG BPF objects (switch port, host path), their skeletons, csigctl,
+# csighost and ccstat.
 tools:
 	@$(MAKE) -s -C tools/bpf
 
@@ -236,6 +237,7 @@ install: tools
 		INSTALL_MOD_DIR=updates modules_install
 	$(if $(INSTALL_MOD_PATH),,depmod -a $(INSTALL_KVER))
 	install -D -m 0755 $(BUILD)/bin/csigctl $(DESTDIR)/usr/local/sbin/csigctl
+	install -D -m 0755 $(BUILD)/bin/csighost $(DESTDIR)/usr/local/sbin/csighost
 	install -D -m 0755 $(BUILD)/bin/ccstat $(DESTDIR)/usr/local/sbin/ccstat
 	ln -sf ccstat $(DESTDIR)/usr/local/sbin/hpccstat
 	install -D -m 0644 $(BUILD)/bpf/csig_port.bpf.o \

@@ -52,11 +52,12 @@ for k in $kvers; do
 		"$rc == 0 && $got == 3" "exit $rc; $(tail -n 3 <<< "$out" | tr '\n' ' ')"
 	ktap_expect "$k: ... built for $k (vermagic)" "$vm == 3"
 	tools=0
-	for f in usr/local/sbin/csigctl usr/local/sbin/ccstat usr/local/sbin/hpccstat \
-		 usr/local/lib/csig/csig_port.bpf.o; do
+	for f in usr/local/sbin/csigctl usr/local/sbin/csighost usr/local/sbin/ccstat \
+		 usr/local/sbin/hpccstat usr/local/lib/csig/csig_port.bpf.o; do
 		[ -e "$d/$f" ] && tools=$((tools + 1))
 	done
-	ktap_expect "$k: csigctl, ccstat, hpccstat and csig_port.bpf.o installed" "$tools == 4"
+	ktap_expect "$k: csigctl, csighost, ccstat, hpccstat and csig_port.bpf.o installed" \
+		"$tools == 5"
 
 	# depmod over the staged tree, with the kernel's own lists beside it
 	cp /lib/modules/"$k"/modules.order /lib/modules/"$k"/modules.builtin* \

@@ -1,0 +1,544 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * csighost: attach, configure and inspect the CSIG host path in BPF
+ * (tools/bpf/csig_host.bpf.c): the receiver's tc program on a device and
+ * the sock_ops program on a cgroup.  Maps are pinned by name under
+ * CSIG_BPF_PIN_DIR (the socket storage at CSIG_BPF_PIN_SK, for hpcc_bpf),
+ * the sock_ops link as CSIG_HOST_PIN_LINK<cgroup inode>.  See
+ * Documentation/bpf.rst, "CSIG host path", and `csighost help`.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <net/if.h>
+#include <arpa/inet.h>
+#include <sched.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/vfs.h>
+#include <time.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "csig_host.h"
+#include "csig_host.skel.h"
+
+#define TC_HANDLE	0xc517
+#define TC_PRIO		0xc517
+#define BPFFS_MAGIC	0xcafe4a11
+#define CGROUP2_MAGIC	0x63677270
+
+static const char *usage_text =
+"usage: csighost [--json] [-n NETNS] COMMAND ...\n"
+"\n"
+"  attach DEV [--cgroup DIR] [OPTIONS]   the receiver's program on DEV's\n"
+"                                        ingress, sock_ops on the cgroup\n"
+"  detach DEV [--cgroup DIR]             remove both\n"
+"  show [--sockets]                      configuration and counters; with\n"
+"                                        --sockets every socket's state\n"
+"                                        (of NETNS only, with -n)\n"
+"\n"
+"OPTIONS\n"
+"  --cgroup DIR        a cgroup v2 directory (default: the cgroup2 root)\n"
+"  --no-offer          do not offer CSIG in SYNs\n"
+"  --no-accept         do not accept offers\n"
+"  --mark VALUE        SO_MARK bits given to negotiated sockets, for the\n"
+"                      insertion role's mark rule (0: none; default\n"
+"                      0x40000000, tcp_csig_opt's insert_mark)\n"
+"  --tpid COMPACT,EXPANDED   TPIDs (hex), default 0x88b5,0x88b6\n"
+"\n"
+"-n NETNS enters the network namespace only (ip netns exec would hide\n"
+"/sys/fs/bpf, where the maps are pinned).  The configuration and counters\n"
+"are the host's (one set for every device and cgroup).\n";
+
+static int json;
+static int in_netns;
+
+static int die(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("csighost: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(2);
+}
+
+struct opts {
+	const char *cgroup;
+	int sockets;
+	int given_cfg;
+	struct csig_host_cfg cfg;
+};
+
+static unsigned long num(const char *s, const char *what, unsigned long max)
+{
+	unsigned long v;
+	char *end;
+
+	errno = 0;
+	v = strtoul(s, &end, 0);
+	if (errno || *end || end == s || v > max)
+		die("bad %s '%s'", what, s);
+	return v;
+}
+
+static int tpid_ok(unsigned long t)
+{
+	/* tcp_csig_opt's rule: EtherTypes other than VLAN, IP, IPv6, ARP */
+	return t >= 0x600 && t != 0x8100 && t != 0x88a8 && t != 0x0800 &&
+	       t != 0x86dd && t != 0x0806;
+}
+
+static int parse_opts(int argc, char **argv, int first, struct opts *o)
+{
+	struct csig_host_cfg def = CSIG_HOST_CFG_INIT;
+	int i, pos = first;
+
+	o->cfg = def;
+	for (i = first; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (a[0] != '-') {
+			argv[pos++] = argv[i];
+			continue;
+		}
+		if (!strcmp(a, "--sockets")) {
+			o->sockets = 1;
+			continue;
+		}
+		if (!strcmp(a, "--no-offer")) {
+			o->cfg.flags &= ~CSIG_HOST_OFFER;
+			continue;
+		}
+		if (!strcmp(a, "--no-accept")) {
+			o->cfg.flags &= ~CSIG_HOST_ACCEPT;
+			continue;
+		}
+		if (i + 1 >= argc)
+			die("%s needs a value", a);
+		if (!strcmp(a, "--cgroup")) {
+			o->cgroup = argv[++i];
+		} else if (!strcmp(a, "--mark")) {
+			o->cfg.mark = num(argv[++i], "--mark", 0xffffffffUL);
+		} else if (!strcmp(a, "--tpid")) {
+			char *c = strchr(argv[++i], ',');
+
+			if (!c)
+				die("--tpid COMPACT,EXPANDED");
+			*c = 0;
+			o->cfg.tpid[0] = num(argv[i], "TPID", 0xffff);
+			o->cfg.tpid[1] = num(c + 1, "TPID", 0xffff);
+			if (!tpid_ok(o->cfg.tpid[0]) || !tpid_ok(o->cfg.tpid[1]) ||
+			    o->cfg.tpid[0] == o->cfg.tpid[1])
+				die("TPIDs must differ and not be 802.1Q/802.1ad/IP/IPv6/ARP");
+		} else {
+			die("unknown option '%s' (see csighost help)", a);
+		}
+	}
+	return pos;
+}
+
+#define NO_BPFFS	"no BPF filesystem at /sys/fs/bpf (mount one with " \
+			"'mount -t bpf none /sys/fs/bpf'; 'ip netns exec' hides it: " \
+			"use csighost -n NETNS)"
+
+static void need_bpffs(void)
+{
+	struct statfs st;
+
+	if (statfs("/sys/fs/bpf", &st) || st.f_type != BPFFS_MAGIC)
+		die("%s", NO_BPFFS);
+	mkdir(CSIG_BPF_PIN_DIR, 0700);
+}
+
+/* The cgroup v2 root: the first cgroup2 mount. */
+static const char *cgroup_root(void)
+{
+	static char path[PATH_MAX];
+	char line[PATH_MAX + 256], dev[64], mnt[PATH_MAX], type[64];
+	FILE *f = fopen("/proc/self/mounts", "r");
+
+	if (!f)
+		die("cannot read /proc/self/mounts: %s", strerror(errno));
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%63s %4095s %63s", dev, mnt, type) == 3 &&
+		    !strcmp(type, "cgroup2")) {
+			snprintf(path, sizeof(path), "%s", mnt);
+			fclose(f);
+			return path;
+		}
+	}
+	fclose(f);
+	die("no cgroup v2 mounted (mount -t cgroup2 none /sys/fs/cgroup), or give --cgroup");
+	return NULL;
+}
+
+/* An open cgroup v2 directory and the pin of its sock_ops link. */
+static int cgroup_open(const char *dir, char *pin, size_t len)
+{
+	struct statfs sf;
+	struct stat st;
+	int fd;
+
+	if (!dir)
+		dir = cgroup_root();
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		die("cgroup %s: %s", dir, strerror(errno));
+	if (fstatfs(fd, &sf) || sf.f_type != CGROUP2_MAGIC || fstat(fd, &st))
+		die("%s is not a cgroup v2 directory", dir);
+	snprintf(pin, len, "%s%llu", CSIG_HOST_PIN_LINK,
+		 (unsigned long long)st.st_ino);
+	return fd;
+}
+
+static int ifindex_of(const char *dev)
+{
+	int i = if_nametoindex(dev);
+
+	if (!i)
+		die("no device '%s'", dev);
+	return i;
+}
+
+static struct csig_host *open_skel(int tc, int sockops, int iter)
+{
+	LIBBPF_OPTS(bpf_object_open_opts, oo, .pin_root_path = CSIG_BPF_PIN_DIR);
+	struct csig_host *skel;
+	int err;
+
+	skel = csig_host__open_opts(&oo);
+	if (!skel)
+		die("cannot open the BPF object: %s", strerror(errno));
+	bpf_program__set_autoload(skel->progs.csig_host_rx, tc);
+	bpf_program__set_autoload(skel->progs.csig_host_sockops, sockops);
+	bpf_program__set_autoload(skel->progs.csig_host_dump, iter);
+	err = csig_host__load(skel);
+	if (err)
+		die("loading the host path failed: %s (CSIGHOST_DEBUG=1 shows libbpf's log)",
+		    strerror(-err));
+	return skel;
+}
+
+static int cmd_attach(int argc, char **argv)
+{
+	LIBBPF_OPTS(bpf_tc_hook, hook);
+	LIBBPF_OPTS(bpf_tc_opts, tco, .handle = TC_HANDLE, .priority = TC_PRIO);
+	struct opts o = { 0 };
+	struct csig_host *skel;
+	struct bpf_link *link;
+	char pin[PATH_MAX];
+	__u32 zero = 0;
+	int n, cg, err, linked = 0;
+
+	n = parse_opts(argc, argv, 1, &o);
+	if (n != 2)
+		die("attach DEV [--cgroup DIR] [OPTIONS]");
+	hook.ifindex = ifindex_of(argv[1]);
+	hook.attach_point = BPF_TC_INGRESS;
+	need_bpffs();
+	cg = cgroup_open(o.cgroup, pin, sizeof(pin));
+	skel = open_skel(1, 1, 0);
+	if (bpf_map__update_elem(skel->maps.csig_host_cfg, &zero, sizeof(zero),
+				 &o.cfg, sizeof(o.cfg), BPF_ANY))
+		die("cannot write the configuration: %s", strerror(errno));
+
+	/* sock_ops: once per cgroup; the pinned link keeps it */
+	if (access(pin, F_OK)) {
+		link = bpf_program__attach_cgroup(skel->progs.csig_host_sockops, cg);
+		if (!link)
+			die("cannot attach sock_ops to the cgroup: %s", strerror(errno));
+		err = bpf_link__pin(link, pin);
+		if (err)
+			die("cannot pin the sock_ops link at %s: %s", pin, strerror(-err));
+		bpf_link__destroy(link);	/* the pin holds it */
+		linked = 1;
+	}
+	close(cg);
+
+	err = bpf_tc_hook_create(&hook);
+	if (err && err != -EEXIST)
+		die("cannot add clsact to %s: %s", argv[1], strerror(-err));
+	tco.prog_fd = bpf_program__fd(skel->progs.csig_host_rx);
+	tco.flags = BPF_TC_F_REPLACE;
+	err = bpf_tc_attach(&hook, &tco);
+	if (err)
+		die("cannot attach to %s ingress: %s", argv[1], strerror(-err));
+	if (json)
+		printf("{\"dev\":\"%s\",\"prog_id\":%u,\"sockops\":\"%s\",\"sockops_new\":%s}\n",
+		       argv[1], tco.prog_id, pin, linked ? "true" : "false");
+	else
+		printf("%s: host path attached (prog id %u), sock_ops %s%s\n",
+		       argv[1], tco.prog_id, pin, linked ? "" : " (already there)");
+	csig_host__destroy(skel);	/* tc and the pins keep the rest */
+	return 0;
+}
+
+static int cmd_detach(int argc, char **argv)
+{
+	LIBBPF_OPTS(bpf_tc_hook, hook);
+	LIBBPF_OPTS(bpf_tc_opts, tco, .handle = TC_HANDLE, .priority = TC_PRIO);
+	struct opts o = { 0 };
+	char pin[PATH_MAX];
+	int n, cg, err, fd, rc = 0;
+
+	n = parse_opts(argc, argv, 1, &o);
+	if (n != 2)
+		die("detach DEV [--cgroup DIR]");
+	hook.ifindex = ifindex_of(argv[1]);
+	hook.attach_point = BPF_TC_INGRESS;
+	err = bpf_tc_detach(&hook, &tco);
+	if (err) {
+		fprintf(stderr, "csighost: nothing attached on %s ingress (%s)\n",
+			argv[1], strerror(-err));
+		rc = 1;
+	}
+	cg = cgroup_open(o.cgroup, pin, sizeof(pin));
+	close(cg);
+	fd = bpf_obj_get(pin);
+	if (fd >= 0) {
+		bpf_link_detach(fd);
+		close(fd);
+		unlink(pin);
+	} else {
+		fprintf(stderr, "csighost: no sock_ops link at %s\n", pin);
+		rc = 1;
+	}
+	return rc;
+}
+
+static const char * const ctr_names[CSIG_HC_NR] = {
+	"tags", "tags_removed", "tags_recorded", "tags_unnegotiated",
+	"tags_not_tcp", "tags_malformed", "tags_out_of_window",
+	"tags_strip_fail", "syn_offered", "syn_offer_rcvd", "synack_accepted",
+	"negotiated", "peer_declined", "confirms_sent", "confirmed",
+	"unconfirmed", "opts_sent", "opts_no_room", "opts_sent_data",
+	"opts_data_no_fit",
+	"opts_parsed", "opts_malformed", "opts_out_of_window",
+	"opts_unnegotiated", "marked",
+};
+
+static void show_sockets(int map_fd)
+{
+	struct csig_host *skel;
+	struct bpf_link *link;
+	struct csig_host_sock_rec r;
+	unsigned int self_ns = 0;
+	int fd, first = 1;
+	struct stat st;
+	ssize_t got;
+
+	LIBBPF_OPTS(bpf_iter_attach_opts, io);
+	union bpf_iter_link_info li = { .map.map_fd = map_fd };
+
+	if (in_netns && !stat("/proc/self/ns/net", &st))
+		self_ns = st.st_ino;
+	skel = open_skel(0, 0, 1);
+	io.link_info = &li;
+	io.link_info_len = sizeof(li);
+	link = bpf_program__attach_iter(skel->progs.csig_host_dump, &io);
+	if (!link)
+		die("cannot attach the socket dump: %s", strerror(errno));
+	fd = bpf_iter_create(bpf_link__fd(link));
+	if (fd < 0)
+		die("cannot start the socket dump: %s", strerror(errno));
+	if (json)
+		printf(",\"sockets\":[");
+	while ((got = read(fd, &r, sizeof(r))) == sizeof(r)) {
+		char la[INET6_ADDRSTRLEN], ra[INET6_ADDRSTRLEN];
+		const struct csig_bpf_sk *v = &r.sk;
+		int af = r.family == 10 ? AF_INET6 : AF_INET, t, k = 0;
+
+		if (self_ns && r.netns != self_ns)
+			continue;
+		/* an IPv4 flow of an IPv6 socket (v4-mapped): as IPv4 */
+		if (af == AF_INET6 && !r.laddr[0] && !r.laddr[1] &&
+		    r.laddr[2] == htonl(0xffff) && !r.raddr[0] && !r.raddr[1] &&
+		    r.raddr[2] == htonl(0xffff)) {
+			af = AF_INET;
+			r.laddr[0] = r.laddr[3];
+			r.raddr[0] = r.raddr[3];
+		}
+		inet_ntop(af, r.laddr, la, sizeof(la));
+		inet_ntop(af, r.raddr, ra, sizeof(ra));
+		if (json) {
+			printf("%s{\"netns\":%u,\"local\":\"%s\",\"lport\":%u,",
+			       first ? "" : ",", r.netns, la, r.lport);
+			printf("\"remote\":\"%s\",\"rport\":%u,\"tcp_state\":%u,",
+			       ra, r.rport, r.state);
+			printf("\"state\":%u,\"offered\":%s,\"negotiated\":%s,",
+			       v->state, v->state & CSIG_BPF_OFFERED ? "true" : "false",
+			       v->state & CSIG_BPF_NEGOTIATED ? "true" : "false");
+			printf("\"have\":%u,\"confirms\":%u,\"samples\":[",
+			       v->have, v->confirms);
+		} else {
+			printf("%s%s%s:%u %s%s%s:%u netns %u tcp %u %s%s have 0x%x",
+			       af == AF_INET6 ? "[" : "", la, af == AF_INET6 ? "]" : "",
+			       r.lport, af == AF_INET6 ? "[" : "", ra,
+			       af == AF_INET6 ? "]" : "", r.rport, r.netns, r.state,
+			       v->state & CSIG_BPF_NEGOTIATED ? "negotiated" : "-",
+			       v->state & CSIG_BPF_OFFERED ? ",offered" : "",
+			       v->have);
+			printf(" tx:");
+		}
+		first = 0;
+		for (t = 0; t <= CSIG_OPT_T_MASK; t++) {
+			const struct csig_bpf_sample *s = &v->s[t];
+			unsigned long long age;
+
+			if (!(v->have & (1U << t)))
+				continue;
+			age = r.now_ns > s->t_ns ? (r.now_ns - s->t_ns) / 1000 : 0;
+			if (json) {
+				printf("%s{\"type\":%u,\"format\":%u,\"s\":%u,\"lm\":%u,",
+				       k++ ? "," : "", s->s.type, s->s.format, s->s.s,
+				       s->s.lm);
+				printf("\"fresh\":%u,\"age_us\":%llu,\"ack_seq\":%u,\"seq\":%u}",
+				       s->s.fresh, age, s->ack_seq, s->seq);
+			} else {
+				printf(" %u/%u/%u/%u/%llu", s->s.type, s->s.format,
+				       s->s.s, s->s.lm, age);
+			}
+		}
+		printf(json ? "],\"rx\":[" : " rx:");
+		k = 0;
+		for (t = 0; t <= CSIG_OPT_T_MASK; t++) {
+			__u64 w = v->rx[t];
+
+			if (!(w & CSIG_BPF_RX_VALID))
+				continue;
+			if (json) {
+				printf("%s{\"type\":%u,\"format\":%u,\"s\":%llu,",
+				       k++ ? "," : "", t,
+				       (unsigned int)(w >> CSIG_BPF_RX_F_SHIFT) & 1,
+				       (w >> CSIG_BPF_RX_S_SHIFT) & CSIG_BPF_RX_S_MASK);
+				printf("\"lm\":%llu,\"gen\":%llu,\"sent\":%u}",
+				       w & CSIG_BPF_RX_LM_MASK,
+				       w >> CSIG_BPF_RX_GEN_SHIFT, v->rx_sent[t]);
+			} else {
+				printf(" %u/%u/%llu/%llu", t,
+				       (unsigned int)(w >> CSIG_BPF_RX_F_SHIFT) & 1,
+				       (w >> CSIG_BPF_RX_S_SHIFT) & CSIG_BPF_RX_S_MASK,
+				       w & CSIG_BPF_RX_LM_MASK);
+			}
+		}
+		printf(json ? "]}" : "\n");
+	}
+	if (got < 0)
+		die("reading the socket dump: %s", strerror(errno));
+	if (json)
+		printf("]");
+	close(fd);
+	bpf_link__destroy(link);
+	csig_host__destroy(skel);
+}
+
+static int cmd_show(int argc, char **argv)
+{
+	struct csig_host_stats *per;
+	struct csig_host_cfg c;
+	struct opts o = { 0 };
+	__u64 sum[CSIG_HC_NR] = { 0 };
+	int ncpu, cfd, sfd, kfd, i, j;
+	__u32 zero = 0;
+
+	if (parse_opts(argc, argv, 1, &o) != 1)
+		die("show [--sockets]");
+	need_bpffs();
+	cfd = bpf_obj_get(CSIG_HOST_PIN_CFG);
+	sfd = bpf_obj_get(CSIG_HOST_PIN_STATS);
+	kfd = bpf_obj_get(CSIG_BPF_PIN_SK);
+	if (cfd < 0 || sfd < 0 || kfd < 0)
+		die("the host path was never attached here (no maps under %s)",
+		    CSIG_BPF_PIN_DIR);
+	if (bpf_map_lookup_elem(cfd, &zero, &c))
+		die("reading the configuration: %s", strerror(errno));
+	ncpu = libbpf_num_possible_cpus();
+	if (ncpu <= 0)
+		die("cannot count the CPUs");
+	per = calloc(ncpu, sizeof(*per));
+	if (!per || bpf_map_lookup_elem(sfd, &zero, per))
+		die("reading the counters: %s", strerror(errno));
+	for (i = 0; i < ncpu; i++)
+		for (j = 0; j < CSIG_HC_NR; j++)
+			sum[j] += per[i].c[j];
+	free(per);
+	if (json) {
+		printf("{\"config\":{\"offer\":%s,\"accept\":%s,",
+		       c.flags & CSIG_HOST_OFFER ? "true" : "false",
+		       c.flags & CSIG_HOST_ACCEPT ? "true" : "false");
+		printf("\"mark\":%u,\"tpid\":[%u,%u]},\"counters\":{",
+		       c.mark, c.tpid[0], c.tpid[1]);
+		for (j = 0; j < CSIG_HC_NR; j++)
+			printf("%s\"%s\":%llu", j ? "," : "", ctr_names[j],
+			       (unsigned long long)sum[j]);
+		printf("}");
+	} else {
+		printf("config: offer %d accept %d mark 0x%x tpid 0x%x,0x%x\n",
+		       !!(c.flags & CSIG_HOST_OFFER), !!(c.flags & CSIG_HOST_ACCEPT),
+		       c.mark, c.tpid[0], c.tpid[1]);
+		for (j = 0; j < CSIG_HC_NR; j++)
+			printf("%s %llu\n", ctr_names[j], (unsigned long long)sum[j]);
+	}
+	if (o.sockets)
+		show_sockets(kfd);
+	if (json)
+		printf("}\n");
+	return 0;
+}
+
+/* Network namespace only: the mount namespace (and bpffs) stays. */
+static void enter_netns(const char *name)
+{
+	char path[PATH_MAX];
+	int fd;
+
+	snprintf(path, sizeof(path), "%s%s", strchr(name, '/') ? "" : "/run/netns/", name);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		die("network namespace %s: %s", path, strerror(errno));
+	if (setns(fd, CLONE_NEWNET))
+		die("entering %s: %s", path, strerror(errno));
+	close(fd);
+	in_netns = 1;
+}
+
+int main(int argc, char **argv)
+{
+	int i;
+
+	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))
+			break;
+		if (!strcmp(argv[i], "--json"))
+			json = 1;
+		else if ((!strcmp(argv[i], "-n") || !strcmp(argv[i], "--netns")) &&
+			 i + 1 < argc)
+			enter_netns(argv[++i]);
+		else
+			die("unknown option '%s' (see csighost help)", argv[i]);
+	}
+	if (i >= argc || !strcmp(argv[i], "help") || argv[i][0] == '-') {
+		fputs(usage_text, i >= argc ? stderr : stdout);
+		return i >= argc ? 2 : 0;
+	}
+	argc -= i;
+	argv += i;
+	if (!getenv("CSIGHOST_DEBUG"))
+		libbpf_set_print(NULL);
+	if (!strcmp(argv[0], "attach"))
+		return cmd_attach(argc, argv);
+	if (!strcmp(argv[0], "detach"))
+		return cmd_detach(argc, argv);
+	if (!strcmp(argv[0], "show"))
+		return cmd_show(argc, argv);
+	return die("unknown command '%s' (see csighost help)", argv[0]);
+}
