@@ -1,0 +1,254 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The CSIG host path in BPF (tools/bpf/csig_host.bpf.c, csighost) on the
+# host kernel, hosts being network namespaces each with a cgroup of its own
+# (the sock_ops program is a cgroup's):
+#
+#   s1 --insert (mark)--> [h1: bridge, transit on p1] --> r
+#                               \--> x (no host path)
+#
+# s1 and r run the host path; x does not.  Checks: s1 -> r negotiates on
+# both ends, the receiver takes every tag out and records it, the sender's
+# socket storage holds reflected U samples carrying h1's locator, and
+# keeps a forged reflection only when TCP takes its segment (sequence
+# number in window, ACK number not beyond what was sent); s1 -> x and
+# x -> r do not negotiate and their flows are untouched (no tags, no
+# state, the transfer completes); spoofed SYNs that offer CSIG, and a
+# spoofed confirmation, leave no state; IPv6 works as IPv4.  The flows
+# run at RATE Mbit/s (default 20).  The counters are the host's, summed
+# over s1 and r.  Everything runs in a private mount
+# namespace with a BPF filesystem of its own, so the host's pins (another
+# loader's, at /sys/fs/bpf/tcp-dcc) are never touched.
+top=$(cd "$(dirname "$0")/../.." && pwd)
+self=$top/selftests/host/$(basename "$0")
+. "$top/selftests/lib/ktap.sh"
+
+H=$top/build/bin/csighost
+C=$top/build/bin/csigctl
+SPOOF=$top/selftests/lib/csig_spoof.py
+
+[ -x "$H" ] && [ -x "$C" ] || { echo "Bail out! build/bin/csighost or csigctl missing (make tools)"; exit 1; }
+[ "$(id -u)" = 0 ] || ktap_skip_all "needs root"
+[ -r /sys/kernel/btf/vmlinux ] || ktap_skip_all "needs a kernel with BTF"
+command -v iperf3 > /dev/null && command -v jq > /dev/null ||
+	ktap_skip_all "needs iperf3 and jq"
+CGROOT=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/self/mounts)
+[ -n "$CGROOT" ] || ktap_skip_all "needs a cgroup v2 hierarchy"
+
+# a BPF filesystem of our own, in a mount namespace of our own
+if [ -z "$CSIG_HOST_T_PRIVATE" ]; then
+	CSIG_HOST_T_PRIVATE=1 exec unshare -m --propagation private \
+		sh -c 'mount -t bpf bpf /sys/fs/bpf && exec "$0"' "$self"
+fi
+
+TOPO=ch$$-
+. "$top/selftests/lib/topo.sh"
+
+ktap_plan 19
+
+cleanup()
+{
+	local h
+
+	topo_cleanup
+	for h in s1 r x; do
+		[ -d "$CGROOT/$TOPO$h" ] || continue
+		xargs -r kill < "$CGROOT/$TOPO$h/cgroup.procs" 2> /dev/null
+		sleep 0.2
+		rmdir "$CGROOT/$TOPO$h" 2> /dev/null
+	done
+}
+
+topo_chain 1 || { ktap_fail "setup"; ktap_finished; }
+trap cleanup EXIT
+ip netns add "${TOPO}x" &&
+ip -n "${TOPO}h1" link add p2 type veth peer name x-eth0 netns "${TOPO}x" ||
+	{ ktap_fail "setup: x"; ktap_finished; }
+ip -n "${TOPO}h1" link set p2 master br0 up
+ip -n "${TOPO}x" link set lo up
+ip -n "${TOPO}x" link set x-eth0 up
+XIP=198.18.0.20
+ip -n "${TOPO}x" addr add "$XIP/24" dev x-eth0
+for h in s1 r x; do
+	mkdir "$CGROOT/$TOPO$h" || { ktap_fail "setup: cgroup $h"; ktap_finished; }
+done
+
+# hx HOST CMD...: CMD on HOST: its namespace and its cgroup
+hx()
+{
+	local h=$1
+
+	shift
+	sh -c 'echo $$ > "$0/cgroup.procs" && ns=$1 && shift &&
+		exec ip netns exec "$ns" "$@"' \
+		"$CGROOT/$TOPO$h" "$TOPO$h" "$@"
+}
+show() { "$H" -n "$TOPO$1" --json show --sockets; }
+ctr() { jq -r ".counters.$2" <<< "$1"; }
+# sockets of a dump toward PEER (the remote address), as a JSON array
+toward() { jq -c "[.sockets[] | select(.remote == \"$2\")]" <<< "$1"; }
+from_port() { jq -c "[.sockets[] | select(.remote == \"$2\" and .rport == $3)]" <<< "$1"; }
+
+# flow SRC DST ADDR: a 4 s flow at RATE Mbit/s (default 20: a light load
+# that leaves the CPU to anything else on the host); its JSON in $T/SRC-DST
+RATE=${RATE:-20}
+BYTES=$((RATE * 1000000 / 8 * 4 / 2))	# half of what the flow sends
+ktap_run "csighost attaches to s1 (device and cgroup)" \
+	"$H" -n "${TOPO}s1" attach s1-eth0 --cgroup "$CGROOT/${TOPO}s1"
+ktap_run "csighost attaches to r" \
+	"$H" -n "${TOPO}r" attach r-eth0 --cgroup "$CGROOT/${TOPO}r"
+# tags: inserted on s1's egress for the sockets the host path marked, and
+# updated on h1's port toward r (U, locator 1)
+"$C" -n "${TOPO}s1" attach s1-eth0 insert --select mark \
+	--mark 0x40000000/0x40000000 --types u > /dev/null &&
+"$C" -n "${TOPO}h1" attach p1 transit --capacity "$((2 * RATE))mbit" --t 1ms \
+	--interval 5ms --lm 1 --types u > /dev/null ||
+	{ ktap_fail "setup: csigctl"; ktap_finished; }
+inserted() { "$C" -n "${TOPO}s1" --json show s1-eth0 | jq '.[0].counters.inserted'; }
+
+T=$(mktemp -d)
+flow()
+{
+	hx "$2" iperf3 -s -1 -D > /dev/null 2>&1
+	sleep 0.3
+	hx "$1" iperf3 -c "$3" -t 4 -b "${RATE}M" -J > "$T/$1-$2" 2> /dev/null
+}
+received() { jq '.end.sum_received.bytes // 0' "$T/$1-$2" 2> /dev/null || echo 0; }
+
+# --- s1 -> r: both ends run the host path ------------------------------
+ins0=$(inserted)
+flow s1 r "$TOPO_RCV_IP" &
+fpid=$!
+sleep 1.5
+# ten looks at the data connection's latest U sample on s1, 0.1 s apart:
+# TYPE/S/LM/AGE_US each
+looks=
+for i in 1 2 3 4 5 6 7 8 9 10; do
+	looks="$looks $(show s1 | jq -r '[.sockets[] | select(.rport == 5201) | .samples[] | select(.type == 7)] | sort_by(.age_us) | .[0] | "\(.type)/\(.s)/\(.lm)/\(.age_us)"')"
+	sleep 0.1
+done
+# r's reflections, forged on the data connection (the socket with the
+# freshest sample) from its latest sample's sequence and ACK numbers: out
+# of window (type 5), ACK beyond what s1 sent (type 4), and in window
+# (type 6, the control: injection works)
+S=$(show s1)
+read -r dport dseq dack <<< "$(jq -r '[.sockets[] | select(.rport == 5201) | .samples[] as $m | select($m.type == 7) | {lport, age: $m.age_us, seq: $m.seq, ack: $m.ack_seq}] | sort_by(.age) | .[0] | "\(.lport) \(.seq) \(.ack)"' <<< "$S")"
+oow0=$(ctr "$S" opts_out_of_window)
+forge() { topo_exec r python3 "$SPOOF" opt "$TOPO_RCV_IP" "$(topo_sender_ip 1)" 5201 "$dport" "$@"; }
+forge $((dseq + (1 << 30))) "$dack" 5 31 99
+forge "$dseq" $((dack + (1 << 30))) 4 30 98
+forge "$dseq" "$dack" 6 29 97
+sleep 0.2
+F=$(show s1)
+S=$(show s1)
+R=$(show r)
+wait $fpid
+fd=$(jq -c "[.sockets[] | select(.lport == $dport) | .samples[] | select(.type >= 4 and .type <= 6)]" <<< "$F")
+ktap_diag "forged on s1's port $dport (seq $dseq, ack $dack): samples of types 4-6 kept: $fd"
+ktap_expect "forged reflections: the in-window one kept, the out-of-window one and the one with a bad ACK not" \
+	"$(jq '[.[] | select(.type == 6 and .s == 29 and .lm == 97)] | length' <<< "$fd") == 1 && $(jq '[.[] | select(.type == 4 or .type == 5)] | length' <<< "$fd") == 0 && $(ctr "$F" opts_out_of_window) - $oow0 == 1"
+sd=$(toward "$S" "$TOPO_RCV_IP")
+rd=$(toward "$R" "$(topo_sender_ip 1)")
+ktap_diag "s1's sockets toward r: $(jq -c '[.[] | {lport, rport, state, have, samples: [.samples[] | {type, s, lm, age_us}]}]' <<< "$sd")"
+ktap_diag "r's sockets from s1: $(jq -c '[.[] | {lport, rport, state, rx: [.rx[] | {type, s, lm, gen, sent}]}]' <<< "$rd")"
+ktap_expect "s1 -> r: both connections (control, data) negotiated on s1" \
+	"$(jq '[.[] | select(.negotiated and .offered)] | length' <<< "$sd") >= 2"
+ktap_expect "s1 -> r: ... and on r" \
+	"$(jq '[.[] | select(.negotiated)] | length' <<< "$rd") >= 2"
+ktap_expect "s1 -> r: r took tags out for the data connection (rx U, generations counted)" \
+	"$(jq '[.[] | select(.lport == 5201) | .rx[] | select(.type == 7 and .gen > 10)] | length' <<< "$rd") >= 1"
+# the sender's samples: U (type 7, bit 0x80 of have), under 1 s old (a
+# 2 Mbit/s flow sends in bursts), each either h1's
+# (locator 1) or the tag as s1 inserted it (S 0, LM 0: h1 kept it, its U
+# in bucket 0), and at least one of h1's
+ktap_diag "s1's latest U sample of the data connection, 10 looks: $looks"
+good=0 bad=0 h1=0
+for l in $looks; do
+	IFS=/ read -r t sv lm age <<< "$l"
+	if [ "$t" = 7 ] && { [ "$lm" = 1 ] || [ "$lm$sv" = 00 ]; } && [ "$age" -lt 1000000 ]; then
+		good=$((good + 1))
+		[ "$lm" = 1 ] && [ "$sv" -gt 0 ] && h1=$((h1 + 1))
+	else
+		bad=$((bad + 1))
+	fi
+done
+ktap_expect "s1 -> r: s1's socket storage holds fresh reflected U samples, $h1 of 10 with h1's locator" \
+	"$good == 10 && $bad == 0 && $h1 >= 1 && $(jq '[.[] | select(.rport == 5201 and (.have / 128 | floor) % 2 == 1)] | length' <<< "$sd") >= 1"
+ktap_diag "h1's port toward r: $("$C" -n "${TOPO}h1" --json show p1 | jq -c '.[0].counters | with_entries(select(.value > 0))')"
+ktap_diag "s1: $(jq -c '.counters | with_entries(select(.value > 0))' <<< "$S")"
+ktap_diag "r:  $(jq -c '.counters | with_entries(select(.value > 0))' <<< "$R")"
+S=$(show s1)
+R=$(show r)
+ktap_expect "s1 -> r: the handshake counters: offered, offer seen and accepted, negotiated, confirmed" \
+	"$(ctr "$S" syn_offered) >= 2 && $(ctr "$R" syn_offer_rcvd) >= 2 && $(ctr "$R" synack_accepted) >= 2 && $(ctr "$S" negotiated) >= 2 && $(ctr "$R" confirmed) >= 2 && $(ctr "$S" confirms_sent) >= 2"
+tags=$(ctr "$R" tags)
+ktap_expect "s1 -> r: r took every tag out ($tags), recorded nearly all, none malformed" \
+	"$tags >= 20 && $(ctr "$R" tags_removed) == $tags && $(ctr "$R" tags_recorded) >= 0.95 * $tags && $(ctr "$R" tags_malformed) == 0 && $(ctr "$R" tags_strip_fail) == 0"
+ktap_expect "s1 -> r: r reflected, s1 parsed, nothing malformed, nothing refused but the forged one" \
+	"$(ctr "$R" opts_sent) >= 20 && $(ctr "$S" opts_parsed) >= 20 && $(ctr "$S" opts_malformed) == 0 && $(ctr "$S" opts_out_of_window) == $oow0 + 1"
+got=$(received s1 r)
+ktap_expect "s1 -> r: the tagged flow works (tags gone before r's stack): $got bytes" \
+	"$got > $BYTES && $(inserted) - $ins0 >= 20"
+
+# --- hosts without the host path -----------------------------------------
+ins0=$(inserted)
+S0=$(show s1)
+flow s1 x "$XIP" &
+fpid=$!
+sleep 2.5
+S=$(show s1)
+wait $fpid
+sd=$(toward "$S" "$XIP")
+ktap_diag "s1's sockets toward x: $(jq -c '[.[] | {rport, state, offered, negotiated, have}]' <<< "$sd")"
+ktap_expect "s1 -> x: s1 offered, x did not accept: not negotiated, no samples" \
+	"$(jq '[.[] | select(.offered)] | length' <<< "$sd") >= 2 && $(jq '[.[] | select(.negotiated or .have != 0)] | length' <<< "$sd") == 0 && $(ctr "$S" peer_declined) - $(ctr "$S0" peer_declined) >= 2"
+got=$(received s1 x)
+ktap_expect "s1 -> x: untouched: nothing tagged, the transfer completes ($got bytes)" \
+	"$(inserted) == $ins0 && $got > $BYTES"
+
+R0=$(show r)
+flow x r "$TOPO_RCV_IP" &
+fpid=$!
+sleep 2.5
+R=$(show r)
+wait $fpid
+got=$(received x r)
+ktap_expect "x -> r: no offer, nothing accepted, no state on r, the transfer completes ($got bytes)" \
+	"$(ctr "$R" syn_offer_rcvd) == $(ctr "$R0" syn_offer_rcvd) && $(ctr "$R" synack_accepted) == $(ctr "$R0" synack_accepted) && $(toward "$R" "$XIP" | jq length) == 0 && $got > $BYTES"
+
+# --- spoofed SYN and confirmation ----------------------------------------
+hx r iperf3 -s -1 -D -p 5301 > /dev/null 2>&1
+sleep 0.3
+R0=$(show r)
+n0=$(jq '.sockets | length' <<< "$R0")
+for i in 1 2 3 4 5; do
+	topo_exec s1 python3 "$SPOOF" syn 198.18.0.99 "$TOPO_RCV_IP" 5301
+done
+topo_exec s1 python3 "$SPOOF" ack 198.18.0.99 "$TOPO_RCV_IP" 40000 5301
+sleep 0.5
+R=$(show r)
+ktap_diag "r after 5 spoofed SYNs and a spoofed confirmation: $(jq -c '.counters | with_entries(select(.value > 0))' <<< "$R")"
+ktap_expect "spoofed SYNs: r answered each offer (so they arrived and were seen as offers)" \
+	"$(ctr "$R" syn_offer_rcvd) - $(ctr "$R0" syn_offer_rcvd) == 5 && $(ctr "$R" synack_accepted) - $(ctr "$R0" synack_accepted) == 5"
+ktap_expect "spoofed SYNs and confirmation: no socket state on r, nothing confirmed" \
+	"$(jq '.sockets | length' <<< "$R") == $n0 && $(toward "$R" 198.18.0.99 | jq length) == 0 && $(ctr "$R" confirmed) == $(ctr "$R0" confirmed)"
+hx s1 sh -c "iperf3 -c $TOPO_RCV_IP -p 5301 -t 1 > /dev/null 2>&1"
+
+# --- IPv6 --------------------------------------------------------------
+flow s1 r "$TOPO_RCV_IP6" &
+fpid=$!
+sleep 2
+S=$(show s1)
+R=$(show r)
+wait $fpid
+got=$(received s1 r)
+ktap_expect "s1 -> r over IPv6: negotiated on both ends, U samples on s1, $got bytes" \
+	"$(toward "$S" "$TOPO_RCV_IP6" | jq '[.[] | select(.negotiated and (.have / 128 | floor) % 2 == 1)] | length') >= 1 && $(toward "$R" 2001:db8::11 | jq '[.[] | select(.negotiated)] | length') >= 2 && $got > $BYTES"
+
+ktap_run "csighost detaches from s1" \
+	"$H" -n "${TOPO}s1" detach s1-eth0 --cgroup "$CGROOT/${TOPO}s1"
+ktap_run "csighost detaches from r" \
+	"$H" -n "${TOPO}r" detach r-eth0 --cgroup "$CGROOT/${TOPO}r"
+rm -rf "$T"
+ktap_finished
