@@ -124,7 +124,7 @@ sleep 1.5
 # ten looks at the data connection's latest U sample on s1, 0.1 s apart:
 # TYPE/S/LM/AGE_US each
 looks=
-for i in 1 2 3 4 5 6 7 8 9 10; do
+for _ in 1 2 3 4 5 6 7 8 9 10; do
 	looks="$looks $(show s1 | jq -r '[.sockets[] | select(.rport == 5201) | .samples[] | select(.type == 7)] | sort_by(.age_us) | .[0] | "\(.type)/\(.s)/\(.lm)/\(.age_us)"')"
 	sleep 0.1
 done
@@ -222,7 +222,7 @@ hx r iperf3 -s -1 -D -p 5301 > /dev/null 2>&1
 sleep 0.3
 R0=$(show r)
 n0=$(jq '.sockets | length' <<< "$R0")
-for i in 1 2 3 4 5; do
+for _ in 1 2 3 4 5; do
 	topo_exec s1 python3 "$SPOOF" syn 198.18.0.99 "$TOPO_RCV_IP" 5301
 done
 topo_exec s1 python3 "$SPOOF" ack 198.18.0.99 "$TOPO_RCV_IP" 40000 5301
