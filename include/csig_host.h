@@ -104,6 +104,10 @@ struct csig_host_sock_rec {
 	__u16	state;		/* TCP state */
 	__u32	laddr[4];	/* network order; IPv4 in the first word */
 	__u32	raddr[4];
+	__u32	rcv_nxt;	/* TCP's, at the dump */
+	__u32	snd_una;
+	__u32	snd_nxt;
+	__u32	pad;
 	__u64	now_ns;		/* bpf_ktime_get_ns() at the dump */
 	struct csig_bpf_sk sk;
 };

@@ -377,6 +377,8 @@ static void show_sockets(int map_fd)
 			printf("\"state\":%u,\"offered\":%s,\"negotiated\":%s,",
 			       v->state, v->state & CSIG_BPF_OFFERED ? "true" : "false",
 			       v->state & CSIG_BPF_NEGOTIATED ? "true" : "false");
+			printf("\"rcv_nxt\":%u,\"snd_una\":%u,\"snd_nxt\":%u,",
+			       r.rcv_nxt, r.snd_una, r.snd_nxt);
 			printf("\"have\":%u,\"confirms\":%u,\"samples\":[",
 			       v->have, v->confirms);
 		} else {

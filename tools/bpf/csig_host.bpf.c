@@ -72,6 +72,7 @@ struct tcp_sock {
 	__u32	rcv_wup;
 	__u32	rcv_wnd;
 	__u32	snd_una;
+	__u32	snd_nxt;
 	__u32	write_seq;
 	__u32	max_window;
 	__u32	mss_cache;
@@ -880,6 +881,7 @@ int csig_host_dump(struct bpf_iter__bpf_sk_storage_map *ctx)
 	struct seq_file *seq = ctx->meta->seq;
 	struct csig_host_sock_rec *r;
 	struct sock *sk = ctx->sk;
+	struct tcp_sock *tp;
 	void *val = ctx->value;
 	__u32 zero = 0;
 
@@ -901,6 +903,11 @@ int csig_host_dump(struct bpf_iter__bpf_sk_storage_map *ctx)
 		r->laddr[0] = BPF_CORE_READ(sk, __sk_common.skc_rcv_saddr);
 		r->raddr[0] = BPF_CORE_READ(sk, __sk_common.skc_daddr);
 	}
+	/* only TCP sockets get state */
+	tp = (struct tcp_sock *)sk;
+	r->rcv_nxt = BPF_CORE_READ(tp, rcv_nxt);
+	r->snd_una = BPF_CORE_READ(tp, snd_una);
+	r->snd_nxt = BPF_CORE_READ(tp, snd_nxt);
 	r->now_ns = bpf_ktime_get_ns();
 	bpf_probe_read_kernel(&r->sk, sizeof(r->sk), val);
 	bpf_seq_write(seq, r, sizeof(*r));
