@@ -90,7 +90,7 @@ ctr() { jq -r ".counters.$2" <<< "$1"; }
 toward() { jq -c "[.sockets[] | select(.remote == \"$2\")]" <<< "$1"; }
 from_port() { jq -c "[.sockets[] | select(.remote == \"$2\" and .rport == $3)]" <<< "$1"; }
 
-# flow SRC DST ADDR: a 4 s flow at RATE Mbit/s (default 20: a light load
+# flow SRC DST ADDR: a SECS (4) s flow at RATE Mbit/s (default 20: a light load
 # that leaves the CPU to anything else on the host); its JSON in $T/SRC-DST
 RATE=${RATE:-20}
 BYTES=$((RATE * 1000000 / 8 * 4 / 2))	# half of what the flow sends
@@ -112,28 +112,24 @@ flow()
 {
 	hx "$2" iperf3 -s -1 -D > /dev/null 2>&1
 	sleep 0.3
-	hx "$1" iperf3 -c "$3" -t 4 -b "${RATE}M" -J > "$T/$1-$2" 2> /dev/null
+	hx "$1" iperf3 -c "$3" -t "${SECS:-4}" -b "${RATE}M" -J > "$T/$1-$2" 2> /dev/null
 }
 received() { jq '.end.sum_received.bytes // 0' "$T/$1-$2" 2> /dev/null || echo 0; }
 
 # --- s1 -> r: both ends run the host path ------------------------------
 ins0=$(inserted)
-flow s1 r "$TOPO_RCV_IP" &
+SECS=8 flow s1 r "$TOPO_RCV_IP" &
 fpid=$!
 sleep 1.5
-# ten looks at the data connection's latest U sample on s1, 0.1 s apart:
-# TYPE/S/LM/AGE_US each
-looks=
-for _ in 1 2 3 4 5 6 7 8 9 10; do
-	looks="$looks $(show s1 | jq -r '[.sockets[] | select(.rport == 5201) | .samples[] | select(.type == 7)] | sort_by(.age_us) | .[0] | "\(.type)/\(.s)/\(.lm)/\(.age_us)"')"
-	sleep 0.1
-done
-# r's reflections, forged on the data connection (the socket with the
-# freshest sample) from its latest sample's sequence and ACK numbers: out
-# of window (type 5), ACK beyond what s1 sent (type 4), and in window
-# (type 6, the control: injection works)
 S=$(show s1)
-read -r dport dseq dack <<< "$(jq -r '[.sockets[] | select(.rport == 5201) | .samples[] as $m | select($m.type == 7) | {lport, age: $m.age_us, seq: $m.seq, ack: $m.ack_seq}] | sort_by(.age) | .[0] | "\(.lport) \(.seq) \(.ack)"' <<< "$S")"
+R=$(show r)
+# r's reflections, forged on iperf3's control connection (idle: the
+# socket with the oldest sample), from s1's rcv_nxt and snd_nxt: out of
+# window (type 5), ACK beyond what s1 sent (type 4), and in window (type
+# 6, the control: injection works).  On the data connection, s1's
+# snd_una moves by more than a window while the forger starts, and TCP
+# would refuse the ACK as too old.
+read -r dport dseq dack <<< "$(jq -r '[.sockets[] | select(.rport == 5201) | . as $k | .samples[] | select(.type == 7) | {lport: $k.lport, age: .age_us, seq: $k.rcv_nxt, ack: $k.snd_nxt}] | sort_by(.age) | .[-1] | "\(.lport) \(.seq) \(.ack)"' <<< "$(show s1)")"
 oow0=$(ctr "$S" opts_out_of_window)
 forge() { topo_exec r python3 "$SPOOF" opt "$TOPO_RCV_IP" "$(topo_sender_ip 1)" 5201 "$dport" "$@"; }
 forge $((dseq + (1 << 30))) "$dack" 5 31 99
@@ -141,8 +137,13 @@ forge "$dseq" $((dack + (1 << 30))) 4 30 98
 forge "$dseq" "$dack" 6 29 97
 sleep 0.2
 F=$(show s1)
-S=$(show s1)
-R=$(show r)
+# ten looks at the data connection's latest U sample on s1, 0.1 s apart:
+# TYPE/S/LM/AGE_US each
+looks=
+for _ in 1 2 3 4 5 6 7 8 9 10; do
+	looks="$looks $(show s1 | jq -r '[.sockets[] | select(.rport == 5201) | .samples[] | select(.type == 7)] | sort_by(.age_us) | .[0] | "\(.type)/\(.s)/\(.lm)/\(.age_us)"')"
+	sleep 0.1
+done
 wait $fpid
 fd=$(jq -c "[.sockets[] | select(.lport == $dport) | .samples[] | select(.type >= 4 and .type <= 6)]" <<< "$F")
 ktap_diag "forged on s1's port $dport (seq $dseq, ack $dack): samples of types 4-6 kept: $fd"
