@@ -186,6 +186,7 @@ ktap_expect "s1 -> r: the handshake counters: offered, offer seen and accepted, 
 tags=$(ctr "$R" tags)
 ktap_expect "s1 -> r: r took every tag out ($tags), recorded nearly all, none malformed" \
 	"$tags >= 20 && $(ctr "$R" tags_removed) == $tags && $(ctr "$R" tags_recorded) >= 0.95 * $tags && $(ctr "$R" tags_malformed) == 0 && $(ctr "$R" tags_strip_fail) == 0"
+ktap_diag "s1: ACKs TCP coalesced in its backlog: $(topo_nstat s1 TcpExtTCPBacklogCoalesce)"
 ktap_expect "s1 -> r: r reflected, s1 parsed, nothing malformed, nothing refused but the forged one" \
 	"$(ctr "$R" opts_sent) >= 20 && $(ctr "$S" opts_parsed) >= 20 && $(ctr "$S" opts_malformed) == 0 && $(ctr "$S" opts_out_of_window) == $oow0 + 1"
 got=$(received s1 r)
