@@ -431,6 +431,11 @@ static __always_inline void set_flags(struct bpf_sock_ops *skops, __u32 on,
 				  (skops->bpf_sock_ops_cb_flags | on) & ~off);
 }
 
+static __always_inline int is_syn(struct bpf_sock_ops *skops)
+{
+	return skops->skb_tcp_flags & TCPHDR_SYN_FLAG;
+}
+
 /* The mark the insertion role's rule selects (tcp_csig_opt's insert_mark). */
 static __always_inline void set_mark(struct bpf_sock_ops *skops, __u32 mark)
 {
@@ -596,7 +601,11 @@ static __always_inline void on_passive(struct bpf_sock_ops *skops,
 			  BPF_SOCK_OPS_PARSE_UNKNOWN_HDR_OPT_CB_FLAG);
 		return;
 	}
-	n = opt_load(skops, 0, sm);
+	/*
+	 * A Fast Open child is established by the SYN itself, whose offer
+	 * is no confirmation: it waits for the active end's segments.
+	 */
+	n = is_syn(skops) ? CSIG_OPT_NOT_OURS : opt_load(skops, 0, sm);
 	if (n >= 0 && confirm(skops, c, n, sm))
 		return;
 	if (n < 0 && n != CSIG_OPT_NOT_OURS)
@@ -690,11 +699,6 @@ static __always_inline __u32 data_room(struct bpf_sock_ops *skops)
 	budget = tp->mss_cache + tp->tcp_header_len;
 	used = tp->tcp_header_len + payload + (sacks ? 4 + 8 * sacks : 0);
 	return budget > used ? budget - used : 0;
-}
-
-static __always_inline int is_syn(struct bpf_sock_ops *skops)
-{
-	return skops->skb_tcp_flags & TCPHDR_SYN_FLAG;
 }
 
 /* The handshake: the offer on a SYN, the acceptance on a SYN-ACK. */
