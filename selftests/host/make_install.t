@@ -10,8 +10,8 @@
 # module by name, tcp_hpcc and tcp_ldcp with the tcp_csig_opt they
 # depend on.  The host's own /lib/modules and /usr/local must stay as
 # they were.
-# Loading the installed modules is the VM's part (selftests/vm/dkms.sh
-# does it for the DKMS package, which installs the same files).
+# Loading the installed modules is the VM's part (selftests/vm/deb.sh
+# does it for the Debian package, which installs the same files).
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/selftests/lib/ktap.sh"
 

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# What the tests of the packaged modules share (dkms.sh, deb.sh): a
+# What the tests of the packaged modules share (deb.sh): a
 # depmod that costs no time under TCG, and a short flow with each
 # congestion control, answered in the modules' counters.  Needs ktap.sh.
 #
