@@ -16,6 +16,8 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,7 +51,8 @@ static const char *usage_text =
 "                                         (pinned in " DCC_BPF_PIN_DIR ")\n"
 "  unload [hpcc|ldcp|all]                 unregister them\n"
 "  show [-N NETNS]                        what is registered, the counters,\n"
-"                                         and the sockets using them (ss -ti)\n"
+"                                         each socket's state (U, W, cw, ...)\n"
+"                                         and its ss -ti lines, in NETNS\n"
 "\n"
 "KEY=VALUE sets a parameter for this load (tcp_hpcc's and tcp_ldcp's\n"
 "module parameters, with the same ranges):\n"
@@ -239,18 +242,44 @@ static int registered(const char *name)
 	return r;
 }
 
-/* Register @map and pin what holds it registered. */
-static int attach_pin(struct bpf_map *map, const char *name)
+/* Pin @prog's iterator as DCC_BPF_PIN_DIR/<name>_socks. */
+static int pin_iter(struct bpf_program *prog, const char *name)
 {
 	struct bpf_link *link;
 	char path[256];
 	int err;
+
+	snprintf(path, sizeof(path), "%s/%s_socks", DCC_BPF_PIN_DIR, name);
+	link = bpf_program__attach_iter(prog, NULL);
+	if (!link) {
+		fprintf(stderr, "dccbpf: %s's socket iterator: %s\n", name, strerror(errno));
+		return -1;
+	}
+	err = bpf_link__pin(link, path);
+	if (err)
+		fprintf(stderr, "dccbpf: pinning %s: %s\n", path, strerror(-err));
+	bpf_link__destroy(link);	/* the pin holds it */
+	return err ? -1 : 0;
+}
+
+/* Register @map and pin what holds it registered, and @iter. */
+static int attach_pin(struct bpf_map *map, struct bpf_program *iter,
+		      const char *name)
+{
+	struct bpf_link *link;
+	char path[256];
+	int err;
+
+	if (pin_iter(iter, name))
+		return -1;
 
 	if (pin_path(path, sizeof(path), name))
 		return -1;
 	link = bpf_map__attach_struct_ops(map);
 	if (!link) {
 		fprintf(stderr, "dccbpf: registering %s: %s\n", name, strerror(errno));
+		snprintf(path, sizeof(path), "%s/%s_socks", DCC_BPF_PIN_DIR, name);
+		unlink(path);
 		return -1;
 	}
 	err = bpf_link__pin(link, path);
@@ -275,7 +304,7 @@ static int load_hpcc(struct tcp_hpcc *skel)
 		fprintf(stderr, "dccbpf: loading hpcc_bpf: %s\n", strerror(-err));
 		return -1;
 	}
-	return attach_pin(skel->maps.hpcc_bpf, HPCC_BPF_NAME);
+	return attach_pin(skel->maps.hpcc_bpf, skel->progs.hpcc_socks, HPCC_BPF_NAME);
 }
 
 static int load_ldcp(struct tcp_ldcp *skel)
@@ -286,7 +315,7 @@ static int load_ldcp(struct tcp_ldcp *skel)
 		fprintf(stderr, "dccbpf: loading ldcp_bpf: %s\n", strerror(-err));
 		return -1;
 	}
-	return attach_pin(skel->maps.ldcp_bpf, LDCP_BPF_NAME);
+	return attach_pin(skel->maps.ldcp_bpf, skel->progs.ldcp_socks, LDCP_BPF_NAME);
 }
 
 static int which_cc(const char *s)
@@ -418,6 +447,8 @@ static int unload_one(const char *name, const char *counters)
 		unlink(path);
 		if (!pin_path(path, sizeof(path), counters))
 			unlink(path);
+		snprintf(path, sizeof(path), "%s/%s_socks", DCC_BPF_PIN_DIR, name);
+		unlink(path);
 		printf("dccbpf: %s unregistered\n", name);
 	}
 	return rc;
@@ -480,31 +511,70 @@ static void show_counters(const char *name, const char *pin,
 	close(fd);
 }
 
+/* Each socket of @name's, from its pinned iterator, in this namespace. */
+static void show_socks(const char *name)
+{
+	char path[256], buf[4096];
+	int lfd, fd, n;
+
+	snprintf(path, sizeof(path), "%s/%s_socks", DCC_BPF_PIN_DIR, name);
+	lfd = bpf_obj_get(path);
+	if (lfd < 0)
+		return;
+	fd = bpf_iter_create(lfd);
+	if (fd < 0) {
+		printf("  (%s: %s)\n", path, strerror(errno));
+		close(lfd);
+		return;
+	}
+	printf("%s sockets (local remote state):\n", name);
+	fflush(stdout);
+	while ((n = read(fd, buf, sizeof(buf))) > 0)
+		if (fwrite(buf, 1, n, stdout) != (size_t)n)
+			break;
+	if (n < 0)
+		printf("  (reading %s: %s)\n", path, strerror(errno));
+	fflush(stdout);
+	close(fd);
+	close(lfd);
+}
+
 static int cmd_show(int argc, char **argv)
 {
 	static const char * const hn[] = HPCC_COUNTER_NAMES;
 	static const char * const ln[] = LDCP_COUNTER_NAMES;
 	const char *netns = NULL;
-	char cmd[512];
-	int rc;
+	char path[256];
+	int rc, fd;
 
 	if (argc == 2 && !strcmp(argv[0], "-N"))
 		netns = argv[1];
 	else if (argc)
 		return usage();
-	if (netns && strspn(netns, NAME_CHARS) != strlen(netns)) {
+	if (netns && (strspn(netns, NAME_CHARS) != strlen(netns) || !*netns)) {
 		fprintf(stderr, "dccbpf: bad namespace name\n");
 		return 2;
 	}
 	if (!bpffs_ok())
 		return 1;
+	/* the network namespace only: /sys/fs/bpf stays this one's */
+	if (netns) {
+		snprintf(path, sizeof(path), "/var/run/netns/%s", netns);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0 || setns(fd, CLONE_NEWNET)) {
+			fprintf(stderr, "dccbpf: network namespace %s: %s\n", netns,
+				strerror(errno));
+			return 1;
+		}
+		close(fd);
+	}
 	show_counters(HPCC_BPF_NAME, HPCC_BPF_COUNTERS, hn, ARRAY_SIZE(hn));
 	show_counters(LDCP_BPF_NAME, LDCP_BPF_COUNTERS, ln, ARRAY_SIZE(ln));
-	snprintf(cmd, sizeof(cmd), "ss %s%s -tni | " SS_FILTER,
-		 netns ? "-N " : "", netns ? netns : "");
-	printf("sockets%s%s:\n", netns ? " in " : "", netns ? netns : "");
+	show_socks(HPCC_BPF_NAME);
+	show_socks(LDCP_BPF_NAME);
+	printf("ss -tni%s%s:\n", netns ? " in " : "", netns ? netns : "");
 	fflush(stdout);
-	rc = system(cmd);
+	rc = system("ss -tni | " SS_FILTER);
 	return rc ? 1 : 0;
 }
 

@@ -24,6 +24,7 @@
 #include <linux/types.h>
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_core_read.h>
+#include <bpf/bpf_endian.h>
 #include <bpf/bpf_tracing.h>
 
 #define TCP_CA_NAME_MAX		16
@@ -36,8 +37,12 @@
 #define U32_MAX			0xffffffffU
 
 struct sock_common {
-	__u16	skc_num;
-	__be16	skc_dport;
+	__be32		skc_daddr;
+	__be32		skc_rcv_saddr;
+	__be16		skc_dport;
+	__u16		skc_num;
+	unsigned short	skc_family;
+	unsigned char	skc_state;
 } __attribute__((preserve_access_index));
 
 enum sk_pacing {
@@ -111,6 +116,18 @@ struct tcp_congestion_ops {
 	void (*cong_control)(void);
 } __attribute__((preserve_access_index));
 
+/* A TCP socket iterator's context (iter/tcp, for dccbpf show) */
+struct bpf_iter_meta {
+	struct seq_file *seq;
+} __attribute__((preserve_access_index));
+
+struct bpf_iter__tcp {
+	struct bpf_iter_meta *meta;
+	struct sock_common *sk_common;
+} __attribute__((preserve_access_index));
+
+#define AF_INET		2
+
 enum tcp_ca_state {
 	TCP_CA_Open	= 0,
 	TCP_CA_Disorder	= 1,
@@ -168,6 +185,42 @@ static __always_inline const struct rate_sample *bpf_cc_rs(__u64 *ctx)
 #define clamp(v, lo, hi) min(max(v, lo), hi)
 #define DIV_ROUND_UP(n, d) ({ typeof(d) _d = (d); ((n) + _d - 1) / _d; })
 #define BUILD_BUG_ON(c)	((void)sizeof(char[1 - 2 * !!(c)]))
+
+/*
+ * The TCP socket the iterator is at, when @name's congestion control
+ * runs it (the name compared, as the iterator cannot know the address
+ * of the kernel's copy of our struct_ops); its endpoints printed to @seq.
+ */
+static __always_inline struct tcp_sock *bpf_iter_cc_sock(struct bpf_iter__tcp *ctx,
+							 const char *name,
+							 unsigned int len)
+{
+	struct sock_common *skc = ctx->sk_common;
+	char cc[TCP_CA_NAME_MAX] = {};
+	struct tcp_sock *tp;
+	__be32 a[2];
+	unsigned int i;
+
+	if (!skc)
+		return NULL;
+	tp = bpf_skc_to_tcp_sock(skc);
+	if (!tp || !tp->inet_conn.icsk_ca_ops)
+		return NULL;
+	bpf_probe_read_kernel(cc, sizeof(cc), tp->inet_conn.icsk_ca_ops->name);
+	for (i = 0; i < len && i < TCP_CA_NAME_MAX; i++)
+		if (cc[i] != name[i])
+			return NULL;
+	if (skc->skc_family == AF_INET) {
+		a[0] = skc->skc_rcv_saddr;
+		a[1] = skc->skc_daddr;
+		BPF_SEQ_PRINTF(ctx->meta->seq, "%pI4:%u %pI4:%u", &a[0],
+			       skc->skc_num, &a[1], bpf_ntohs(skc->skc_dport));
+	} else {
+		BPF_SEQ_PRINTF(ctx->meta->seq, "[v6]:%u [v6]:%u", skc->skc_num,
+			       bpf_ntohs(skc->skc_dport));
+	}
+	return tp;
+}
 
 static __always_inline struct inet_connection_sock *inet_csk(const struct sock *sk)
 {

@@ -446,6 +446,35 @@ __u32 BPF_PROG(hpcc_undo_cwnd, struct sock *sk)
 	return max(tp->snd_cwnd, DIV_ROUND_UP(ca->st.W, max(tp->mss_cache, 1U)));
 }
 
+/*
+ * Each hpcc_bpf socket's state, what tcp_hpcc's get_info gives ccstat:
+ * dccbpf pins this iterator as /sys/fs/bpf/tcp-dcc/hpcc_bpf_socks, and a
+ * read of it lists the sockets of the reader's network namespace.
+ */
+SEC("iter/tcp")
+int hpcc_socks(struct bpf_iter__tcp *ctx)
+{
+	static const char name[] = HPCC_BPF_NAME;
+	struct seq_file *seq = ctx->meta->seq;
+	struct tcp_sock *tp;
+	struct hpcc ca;
+	__u32 u;
+
+	tp = bpf_iter_cc_sock(ctx, name, sizeof(name));
+	if (!tp)
+		return 0;
+	bpf_probe_read_kernel(&ca, sizeof(ca), tp->inet_conn.icsk_ca_priv);
+	u = (__u32)(((__u64)ca.st.U * 1000) >> HPCC_FRAC_SHIFT);
+	BPF_SEQ_PRINTF(seq, " input %s U %u.%03u W %u Wc %u stage %u",
+		       !ca.negotiated ? "none" : ca.fallback ? "fallback" :
+		       ca.source == SRC_STD ? "std" : "u",
+		       u / 1000, u % 1000, ca.st.W, ca.st.wc, ca.st.inc_stage);
+	BPF_SEQ_PRINTF(seq, " mi %u held %u cwnd %u pacing %lu\n", ca.st.mi,
+		       ca.st.held, tp->snd_cwnd,
+		       ((struct sock *)tp)->sk_pacing_rate);
+	return 0;
+}
+
 SEC(".struct_ops")
 struct tcp_congestion_ops hpcc_bpf = {
 	.init		= (void *)hpcc_init,

@@ -285,6 +285,38 @@ __u32 BPF_PROG(ldcp_undo_cwnd, struct sock *sk)
 	return max(tcp_sk(sk)->snd_cwnd, ca->st.cw >> LDCP_FRAC_SHIFT);
 }
 
+/*
+ * Each ldcp_bpf socket's state, what tcp_ldcp's get_info gives ccstat:
+ * dccbpf pins this iterator as /sys/fs/bpf/tcp-dcc/ldcp_bpf_socks, and a
+ * read of it lists the sockets of the reader's network namespace.
+ */
+SEC("iter/tcp")
+int ldcp_socks(struct bpf_iter__tcp *ctx)
+{
+	static const char name[] = LDCP_BPF_NAME;
+	struct seq_file *seq = ctx->meta->seq;
+	struct tcp_sock *tp;
+	struct ldcp ca;
+
+	tp = bpf_iter_cc_sock(ctx, name, sizeof(name));
+	if (!tp)
+		return 0;
+	bpf_probe_read_kernel(&ca, sizeof(ca), tp->inet_conn.icsk_ca_priv);
+	BPF_SEQ_PRINTF(seq, " phase %s cw %u.%03u iw %u.%03u acks %u ece_acks %u",
+		       ca.st.phase == LDCP_FAST_START ? "fast_start" : "stable",
+		       ca.st.cw >> LDCP_FRAC_SHIFT,
+		       ((ca.st.cw & 0xffff) * 1000) >> LDCP_FRAC_SHIFT,
+		       ca.iw >> LDCP_FRAC_SHIFT,
+		       ((ca.iw & 0xffff) * 1000) >> LDCP_FRAC_SHIFT,
+		       ca.acks, ca.ece_acks);
+	BPF_SEQ_PRINTF(seq, " exit %s ce %u cwnd %u pacing %lu\n",
+		       ca.st.exit == LDCP_EXIT_IW ? "iw" :
+		       ca.st.exit == LDCP_EXIT_LOSS ? "loss" : "-",
+		       ca.ce_state, tp->snd_cwnd,
+		       ((struct sock *)tp)->sk_pacing_rate);
+	return 0;
+}
+
 SEC(".struct_ops")
 struct tcp_congestion_ops ldcp_bpf = {
 	.init		= (void *)ldcp_init,
