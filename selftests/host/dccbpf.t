@@ -8,7 +8,11 @@
 # must finish, move at least DCCBPF_MIN of cubic's throughput, show its
 # name in ss -ti and its state in dccbpf show while it runs, and count
 # its flows and ACKs in dccbpf's counters (hpcc_bpf has no CSIG state
-# here: its Reno fallback runs; ldcp_bpf, set on the routes as well,
+# here: its Reno fallback runs; then, with a CSIG state that the helper
+# csig_feed writes for its own socket in place of the host path's
+# sock_ops program, a flow told U = 0.5 must fill the link and one told
+# U = 2.0 must run at a tenth of that or less, with samples and commits
+# counted; ldcp_bpf, set on the routes as well,
 # negotiates ECN with a receiver that runs it too, whose per-segment
 # ACKs are counted, but there is no marking queue here);
 # unload then leaves neither registered and nothing pinned.
@@ -19,12 +23,14 @@
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/selftests/lib/ktap.sh"
 D=$top/build/bin/dccbpf
+F=$top/build/selftests/csig_feed
 RATE=${DCCBPF_RATE:-1000}	# Mbit/s
 MIN=${DCCBPF_MIN:-0.5}
 SECS=${DCCBPF_SECS:-5}
 AVAIL=/proc/sys/net/ipv4/tcp_available_congestion_control
 
 [ -x "$D" ] || { echo "Bail out! build/bin/dccbpf missing (make tools)"; exit 1; }
+[ -x "$F" ] || { echo "Bail out! build/selftests/csig_feed missing (make unit)"; exit 1; }
 [ "$(id -u)" = 0 ] || ktap_skip_all "needs root"
 [ -r /sys/kernel/btf/vmlinux ] || ktap_skip_all "no kernel BTF (/sys/kernel/btf/vmlinux)"
 bpftool btf dump file /sys/kernel/btf/vmlinux 2> /dev/null |
@@ -39,24 +45,32 @@ for cc in hpcc_bpf ldcp_bpf; do
 	grep -qw "$cc" "$AVAIL" && ktap_skip_all "$cc is registered already (by whom?)"
 done
 command -v iperf3 > /dev/null || ktap_skip_all "no iperf3"
+command -v nsenter > /dev/null || ktap_skip_all "no nsenter"
 
 TOPO=dccbpf$$-
 TOPO_DELAY=0
 TOPO_RATE=${RATE}mbit
 . "$top/selftests/lib/topo.sh"
 tmp=$(mktemp -d)
+# the CSIG state's map is the host path's too: removed only if ours
+csig_pin=/sys/fs/bpf/tcp-dcc/csig_sk
+had_csig=$([ -e "$csig_pin" ] && echo 1)
 cleanup()
 {
 	topo_cleanup
 	"$D" unload > /dev/null 2>&1
+	if [ -z "$had_csig" ]; then
+		rm -f "$csig_pin"
+		rmdir /sys/fs/bpf/tcp-dcc 2> /dev/null
+	fi
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
 
-ktap_plan 23
+ktap_plan 28
 
-ktap_run "dccbpf load registers both (hpcc.line_rate_mbps=$RATE ldcp.bw_mbps=$RATE)" \
-	"$D" load "hpcc.line_rate_mbps=$RATE" "ldcp.bw_mbps=$RATE"
+ktap_run "dccbpf load registers both (hpcc.line_rate_mbps=$RATE hpcc.base_rtt_us=200 ldcp.bw_mbps=$RATE)" \
+	"$D" load "hpcc.line_rate_mbps=$RATE" hpcc.base_rtt_us=200 "ldcp.bw_mbps=$RATE"
 for cc in hpcc_bpf ldcp_bpf; do
 	ktap_expect "$cc is in tcp_available_congestion_control" \
 		"$(grep -cw "$cc" "$AVAIL") == 1" "available: $(cat "$AVAIL")"
@@ -105,6 +119,27 @@ flows()
 	done | awk '{ s += $1 } END { printf "%.1f\n", s / 1e6 }'
 }
 
+# feed U_MILLI: a flow of csig_feed from s1 to r for 3 s, with
+# hpcc_bpf and a CSIG state of U = U_MILLI / 1000 that csig_feed writes
+# itself in place of the host path; prints its Mbit/s, leaves dccbpf
+# show -N s1 from mid-flow in $tmp/feed.U_MILLI.show.  nsenter, not ip
+# netns exec, which would hide /sys/fs/bpf and csig_sk's pin.
+feed()
+{
+	local p
+
+	nsenter --net="/run/netns/${TOPO}r" "$F" -l 5400 &
+	sleep 0.3
+	nsenter --net="/run/netns/${TOPO}s1" "$F" "$TOPO_RCV_IP" 5400 3 "$1" \
+		> "$tmp/feed.$1" 2>&1 &
+	p=$!
+	sleep 1.5
+	"$D" show -N "${TOPO}s1" > "$tmp/feed.$1.show" 2>&1
+	wait "$p"
+	wait
+	tail -n 1 "$tmp/feed.$1"
+}
+
 h0=$(counter flows_no_csig hpcc_bpf)
 l0=$(counter flows ldcp_bpf)
 cubic=$(flows cubic)
@@ -145,10 +180,19 @@ for cc in hpcc_bpf ldcp_bpf; do
 	n=$(jq -r '.end.sender_tcp_congestion // ""' "$tmp/$cc.1.json")
 	ktap_expect "$cc: iperf3 read it back from the socket ('$n')" \
 		"\"$n\" == \"$cc\""
+	[ "$cc" = hpcc_bpf ] || continue
+	h1=$(counter flows_no_csig hpcc_bpf)
+	ha=$(counter fallback_acks hpcc_bpf)
+	hf=$(counter flows hpcc_bpf)
+	# hpcc_bpf with telemetry, before the routes carry ldcp_bpf
+	hs0=$(counter samples_u hpcc_bpf)
+	hc0=$(counter commits hpcc_bpf)
+	lo=$(feed 500)
+	hi=$(feed 2000)
+	hn=$(counter flows hpcc_bpf)
+	hs=$(counter samples_u hpcc_bpf)
+	hc=$(counter commits hpcc_bpf)
 done
-h1=$(counter flows_no_csig hpcc_bpf)
-ha=$(counter fallback_acks hpcc_bpf)
-hf=$(counter flows hpcc_bpf)
 l1=$(counter flows ldcp_bpf)
 la=$(counter acks ldcp_bpf)
 le=$(counter flows_no_ecn ldcp_bpf)
@@ -156,6 +200,19 @@ ln=$(counter acks_now ldcp_bpf)
 ktap_expect "hpcc_bpf counted its 2 flows without CSIG state (flows_no_csig $h0 -> $h1)" \
 	"${h1:-0} - ${h0:-0} >= 2 && ${hf:--1} == 0"
 ktap_expect "hpcc_bpf's Reno fallback took the ACKs (fallback_acks $ha)" "${ha:-0} > 100"
+ktap_expect "hpcc_bpf, U = 0.5 from its CSIG state: $lo Mbit/s, at least 0.3 of the link" \
+	"${lo:-0} >= 0.3 * $RATE" "$(grep -v '^[0-9.]*$' "$tmp/feed.500" | head -n 3)"
+ktap_expect "hpcc_bpf, U = 2.0: $hi Mbit/s, under 0.1 of U = 0.5's (W at its floor)" \
+	"${hi:-0} > 0 && ${hi:-0} < 0.1 * ${lo:-0}" \
+	"$(grep -v '^[0-9.]*$' "$tmp/feed.2000" | head -n 3)"
+for u in 500:0.500 2000:2.000; do
+	n=$(grep -cE "^$(topo_sender_ip 1):[0-9]+ $TOPO_RCV_IP:5400 input u U ${u#*:} " \
+		"$tmp/feed.${u%:*}.show")
+	ktap_expect "hpcc_bpf, U = ${u#*:}: dccbpf show has it as its input mid-flow" \
+		"$n == 1" "$(grep -E -m 1 "^[0-9]" "$tmp/feed.${u%:*}.show" | cut -c 1-200)"
+done
+ktap_expect "hpcc_bpf counted 2 flows with CSIG, their U samples and commits (flows $hf -> $hn, samples_u $hs0 -> $hs, commits $hc0 -> $hc)" \
+	"${hn:-0} - ${hf:-0} == 2 && ${hs:-0} - ${hs0:-0} > 1000 && ${hc:-0} - ${hc0:-0} > 100"
 ktap_expect "ldcp_bpf counted its 2 flows (flows $l0 -> $l1), ECN on both (flows_no_ecn $le)" \
 	"${l1:-0} - ${l0:-0} >= 2 && ${le:--1} == 0"
 ktap_expect "ldcp_bpf's PAWA took the ACKs (acks $la)" "${la:-0} > 100"
