@@ -11,7 +11,8 @@
 # here: its Reno fallback runs; then, with a CSIG state that the helper
 # csig_feed writes for its own socket in place of the host path's
 # sock_ops program, a flow told U = 0.5 must fill the link and one told
-# U = 2.0 must run at a tenth of that or less, with samples and commits
+# U = 2.0 must run at a tenth of that or less (W settles where the
+# multiplicative decrease and W_ai balance), with samples and commits
 # counted; ldcp_bpf, set on the routes as well,
 # negotiates ECN with a receiver that runs it too, whose per-segment
 # ACKs are counted, but there is no marking queue here);
@@ -69,8 +70,8 @@ trap cleanup EXIT
 
 ktap_plan 28
 
-ktap_run "dccbpf load registers both (hpcc.line_rate_mbps=$RATE hpcc.base_rtt_us=200 ldcp.bw_mbps=$RATE)" \
-	"$D" load "hpcc.line_rate_mbps=$RATE" hpcc.base_rtt_us=200 "ldcp.bw_mbps=$RATE"
+ktap_run "dccbpf load registers both (hpcc.line_rate_mbps=$RATE hpcc.base_rtt_us=1000 ldcp.bw_mbps=$RATE)" \
+	"$D" load "hpcc.line_rate_mbps=$RATE" hpcc.base_rtt_us=1000 "ldcp.bw_mbps=$RATE"
 for cc in hpcc_bpf ldcp_bpf; do
 	ktap_expect "$cc is in tcp_available_congestion_control" \
 		"$(grep -cw "$cc" "$AVAIL") == 1" "available: $(cat "$AVAIL")"
@@ -202,7 +203,7 @@ ktap_expect "hpcc_bpf counted its 2 flows without CSIG state (flows_no_csig $h0 
 ktap_expect "hpcc_bpf's Reno fallback took the ACKs (fallback_acks $ha)" "${ha:-0} > 100"
 ktap_expect "hpcc_bpf, U = 0.5 from its CSIG state: $lo Mbit/s, at least 0.3 of the link" \
 	"${lo:-0} >= 0.3 * $RATE" "$(grep -v '^[0-9.]*$' "$tmp/feed.500" | head -n 3)"
-ktap_expect "hpcc_bpf, U = 2.0: $hi Mbit/s, under 0.1 of U = 0.5's (W at its floor)" \
+ktap_expect "hpcc_bpf, U = 2.0: $hi Mbit/s, under 0.1 of U = 0.5's (W = W_ai / (1 - eta / U))" \
 	"${hi:-0} > 0 && ${hi:-0} < 0.1 * ${lo:-0}" \
 	"$(grep -v '^[0-9.]*$' "$tmp/feed.2000" | head -n 3)"
 for u in 500:0.500 2000:2.000; do
