@@ -144,9 +144,9 @@ feed()
 h0=$(counter flows_no_csig hpcc_bpf)
 l0=$(counter flows ldcp_bpf)
 cubic=$(flows cubic)
+d=$(cat "$tmp"/cubic.*.err 2> /dev/null | head -n 3)
 ktap_expect "cubic: both flows finished, $cubic Mbit/s in all" \
-	"$(cat "$tmp/cubic.rc") == 0 && $cubic > 0.3 * $RATE" \
-	"$(cat "$tmp"/cubic.*.err 2> /dev/null | head -n 3)"
+	"$(cat "$tmp/cubic.rc") == 0 && $cubic > 0.3 * $RATE" ${d:+"$d"}
 for cc in hpcc_bpf ldcp_bpf; do
 	# ldcp_bpf needs ECN, negotiated in the handshake: iperf3 sets its
 	# -C after connect(), too late for the SYN, so the senders' routes
@@ -163,8 +163,8 @@ for cc in hpcc_bpf ldcp_bpf; do
 			proto kernel scope link src "$TOPO_RCV_IP" congctl ldcp_bpf
 	fi
 	t=$(flows "$cc")
-	ktap_expect "$cc: both flows finished" "$(cat "$tmp/$cc.rc") == 0" \
-		"$(cat "$tmp/$cc".*.err 2> /dev/null | head -n 3)"
+	d=$(cat "$tmp/$cc".*.err 2> /dev/null | head -n 3)
+	ktap_expect "$cc: both flows finished" "$(cat "$tmp/$cc.rc") == 0" ${d:+"$d"}
 	ktap_expect "$cc: $t Mbit/s, at least $MIN of cubic's $cubic" \
 		"$t >= $MIN * $cubic"
 	n=$(grep -cw "$cc" "$tmp/$cc.ss")
@@ -201,11 +201,12 @@ ln=$(counter acks_now ldcp_bpf)
 ktap_expect "hpcc_bpf counted its 2 flows without CSIG state (flows_no_csig $h0 -> $h1)" \
 	"${h1:-0} - ${h0:-0} >= 2 && ${hf:--1} == 0"
 ktap_expect "hpcc_bpf's Reno fallback took the ACKs (fallback_acks $ha)" "${ha:-0} > 100"
+d=$(grep -v '^[0-9.]*$' "$tmp/feed.500" | head -n 3)
 ktap_expect "hpcc_bpf, U = 0.5 from its CSIG state: $lo Mbit/s, at least 0.3 of the link" \
-	"${lo:-0} >= 0.3 * $RATE" "$(grep -v '^[0-9.]*$' "$tmp/feed.500" | head -n 3)"
+	"${lo:-0} >= 0.3 * $RATE" ${d:+"$d"}
+d=$(grep -v '^[0-9.]*$' "$tmp/feed.2000" | head -n 3)
 ktap_expect "hpcc_bpf, U = 2.0: $hi Mbit/s, under 0.1 of U = 0.5's (W = W_ai / (1 - eta / U))" \
-	"${hi:-0} > 0 && ${hi:-0} < 0.1 * ${lo:-0}" \
-	"$(grep -v '^[0-9.]*$' "$tmp/feed.2000" | head -n 3)"
+	"${hi:-0} > 0 && ${hi:-0} < 0.1 * ${lo:-0}" ${d:+"$d"}
 for u in 500:0.500 2000:2.000; do
 	n=$(grep -cE "^$(topo_sender_ip 1):[0-9]+ $TOPO_RCV_IP:5400 input u U ${u#*:} " \
 		"$tmp/feed.${u%:*}.show")
