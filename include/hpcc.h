@@ -143,11 +143,21 @@ static inline __u32 hpcc_ewma(__u32 U, __u32 u, __u64 tau, __u64 t)
  * quotient is then exact to about 1 / (@c >> those bits), and ~0 when
  * that leaves nothing of @c (the quotient is at least 2^64 / @c).
  */
+#ifdef __bpf__
+/*
+ * BPF: a global function of the program, which the verifier checks once
+ * for any arguments; inlined at each caller, its loop is explored anew
+ * at each, past the verifier's limit of a million instructions
+ * (__noinline: libbpf's bpf_helpers.h, which the programs include first).
+ */
+__noinline __u64 hpcc_scale(__u64 a, __u64 b, __u64 c)
+#else
 static inline __u64 hpcc_scale(__u64 a, __u64 b, __u64 c)
+#endif
 {
 	__u64 p;
 
-	while (__builtin_mul_overflow(a, b, &p)) {
+	while (dcc_mul_overflow(a, b, &p)) {
 		if (a > b)
 			a >>= 1;
 		else

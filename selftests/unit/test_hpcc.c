@@ -8,6 +8,8 @@
 #include "hpcc.h"
 #include "tap.h"
 
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
 #define FRAC(x)	((__u32)((x) * HPCC_FRAC_ONE))
 #define ETA	996147U		/* 0.95 * 2^20, rounded down */
 
@@ -38,7 +40,7 @@ int main(void)
 	__u64 tau;
 	int i;
 
-	tap_plan(73);
+	tap_plan(75);
 
 	/* ComputeWind, additive branch (lines 16-19) */
 	st = fresh(100000, FRAC(0.5), 0);
@@ -348,6 +350,31 @@ int main(void)
 		   "a window from a rate: 20 TB * 1 s / 10000 s = 2 GB");
 	tap_eq_u64(hpcc_scale(~0ULL, ~0ULL, 1), ~0ULL,
 		   "... saturates when the result does not fit");
+	/* the BPF build's overflow test against the compiler's */
+	{
+		static const __u64 v[] = {
+			0, 1, 2, 3, 0xffffffffULL, 0x100000000ULL,
+			0x100000001ULL, 1000000007ULL, 0x8000000000000000ULL,
+			0x7fffffffffffffffULL, 0xfffffffffffffffeULL, ~0ULL,
+		};
+		unsigned int i, j, bad = 0, seed = 1;
+		__u64 p1, p2, a, b;
+
+		for (i = 0; i < ARRAY_SIZE(v); i++)
+			for (j = 0; j < ARRAY_SIZE(v); j++)
+				bad += __builtin_mul_overflow(v[i], v[j], &p1) !=
+				       dcc_mul_overflow_div(v[i], v[j], &p2) || p1 != p2;
+		tap_ok(!bad, "dcc_mul_overflow_div() at the edges: as the builtin");
+		for (i = 0; i < 200000; i++) {
+			seed = seed * 1103515245 + 12345;
+			a = ((__u64)seed << 32 | (seed >> 7)) >> (seed % 64);
+			seed = seed * 1103515245 + 12345;
+			b = ((__u64)seed << 32 | (seed >> 9)) >> (seed % 61);
+			bad += __builtin_mul_overflow(a, b, &p1) !=
+			       dcc_mul_overflow_div(a, b, &p2) || p1 != p2;
+		}
+		tap_ok(!bad, "dcc_mul_overflow_div() on 200000 products: as the builtin");
+	}
 	/* 1e11 B in 100 s at B = 1.25e9 B/s: txRate / B = 0.8, no queue */
 	now[0] = (struct hpcc_link){ 100000000000ULL, 100000000000ULL, 1250000000, 0 };
 	prev[0] = (struct hpcc_link){ 0, 0, 1250000000, 0 };
