@@ -303,11 +303,28 @@ static inline __u32 csig_compact_encode(const __u32 *bound, __u32 v)
 	return lo;
 }
 
+/*
+ * @v, with what clang knows of it forgotten in BPF programs: a mask or a
+ * test on the result stays in the program, where the verifier needs it
+ * (those of 6.1 and 6.12 lose a bound that clang tested on a copy, or
+ * that a test of != 0 implies).  Elsewhere just @v.
+ */
+static inline __u32 csig_bpf_opaque(__u32 v)
+{
+#ifdef __bpf__
+	asm volatile("" : "+r"(v));
+#endif
+	return v;
+}
+
 /* The lowest value of bucket @s. */
 static inline __u32 csig_compact_lo(const __u32 *bound, __u32 s)
 {
 	s &= CSIG_COMPACT_S_MASK;
-	return s ? bound[s - 1] : 0;
+	if (!s)
+		return 0;
+	/* s - 1 is below CSIG_COMPACT_NBOUNDS: the mask is for BPF */
+	return bound[csig_bpf_opaque(s - 1) & CSIG_COMPACT_S_MASK];
 }
 
 /* The highest value of bucket @s (inclusive); ~0U for the open bucket. */

@@ -172,7 +172,11 @@ static inline int csig_opt_parse(const __u8 *opt, int avail,
 #endif
 	if (n > CSIG_OPT_MAX_SAMPLES)
 		return CSIG_OPT_E_LEN;
-	for (i = 0; i < n; i++) {
+	/*
+	 * A constant bound: 6.1's verifier, given i < n on a reloaded n,
+	 * walks on past n's own bound
+	 */
+	for (i = 0; i < CSIG_OPT_MAX_SAMPLES && i < n; i++) {
 		const __u8 *p = opt + CSIG_OPT_HDR_LEN + i * CSIG_OPT_SAMPLE_LEN;
 
 		if (p[0] & CSIG_OPT_RSVD_MASK)
@@ -246,6 +250,21 @@ enum {
 
 #define CSIG_TCPOPT_SPACE	40	/* TCP's option space, bytes */
 
+/*
+ * In BPF, csig_tcpopt_scan() reads @opts at an index the verifier sees
+ * below 64, and up to 5 bytes beyond it: the caller's buffer must hold
+ * CSIG_TCPOPT_BPF_BUF bytes.  The verifiers of 6.1 and 6.12 lose the
+ * bound of @i that the loop tests (clang tests a copy); a mask on a value
+ * clang cannot see through gives them one.  It changes nothing: @i is
+ * below @len, at most CSIG_TCPOPT_SPACE.
+ */
+#define CSIG_TCPOPT_BPF_BUF	(64 + 8)
+
+static inline int csig_tcpopt_idx(int i)
+{
+	return csig_bpf_opaque(i) & 63;
+}
+
 static inline int csig_tcpopt_scan(const __u8 *opts, int len, __u32 *tsval)
 {
 	int i = 0, r = 0, step;
@@ -257,24 +276,25 @@ static inline int csig_tcpopt_scan(const __u8 *opts, int len, __u32 *tsval)
 	 * looks endless to it.
 	 */
 	for (step = 0; step < CSIG_TCPOPT_SPACE && i < len; step++) {
-		if (opts[i] == 0)		/* end of list */
+		const __u8 *o = opts + csig_tcpopt_idx(i);
+
+		if (o[0] == 0)			/* end of list */
 			break;
-		if (opts[i] == 1) {		/* no-op */
+		if (o[0] == 1) {		/* no-op */
 			i++;
 			continue;
 		}
-		if (i + 1 >= len || opts[i + 1] < 2 || opts[i + 1] > len - i)
+		if (i + 1 >= len || o[1] < 2 || o[1] > len - i)
 			return r | CSIG_SCAN_BROKEN;
-		if (opts[i] == CSIG_TCPOPT_TS &&
-		    opts[i + 1] == CSIG_TCPOPT_TS_LEN && !(r & CSIG_SCAN_TS)) {
-			*tsval = ((__u32)opts[i + 2] << 24) |
-				 ((__u32)opts[i + 3] << 16) |
-				 ((__u32)opts[i + 4] << 8) | opts[i + 5];
+		if (o[0] == CSIG_TCPOPT_TS &&
+		    o[1] == CSIG_TCPOPT_TS_LEN && !(r & CSIG_SCAN_TS)) {
+			*tsval = ((__u32)o[2] << 24) | ((__u32)o[3] << 16) |
+				 ((__u32)o[4] << 8) | o[5];
 			r |= CSIG_SCAN_TS;
 		}
-		if (opts[i] == CSIG_TCPOPT_MD5SIG || opts[i] == CSIG_TCPOPT_AO)
+		if (o[0] == CSIG_TCPOPT_MD5SIG || o[0] == CSIG_TCPOPT_AO)
 			r |= CSIG_SCAN_SIGNED;
-		i += opts[i + 1];
+		i += o[1];
 	}
 	return r;
 }

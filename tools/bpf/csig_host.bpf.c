@@ -182,7 +182,8 @@ static __always_inline int before(__u32 a, __u32 b)
 /* TCP's own options of a segment, zero-padded so that the codec's reads
  * past the end of a short list stay inside the buffer.
  */
-#define OPTS_BUF	(40 + 16)
+/* csig_tcpopt_scan()'s in BPF; rx_record() loads up to 64 bytes */
+#define OPTS_BUF	CSIG_TCPOPT_BPF_BUF
 
 struct csig_host_opts {
 	__u8	b[OPTS_BUF];
@@ -281,12 +282,18 @@ static __always_inline void rx_record(struct __sk_buff *skb,
 	if (bpf_skb_load_bytes(skb, l4, &th, sizeof(th)) || th.doff < 5)
 		goto not_tcp;
 	olen = th.doff * 4 - sizeof(th);
-	ol = olen;
-	/* bounds the verifier can see, after clang merged the tests */
-	asm volatile("" : "+r"(ol));
-	if (ol >= 1 && ol <= 40 &&
-	    bpf_skb_load_bytes(skb, l4 + sizeof(th), opts.b, ol))
-		goto not_tcp;
+	if (th.doff > 5) {
+		/*
+		 * 4..40 bytes, computed so that the verifiers of 6.1 and
+		 * 6.12 see [4, 64] in the register passed: they lose a
+		 * range tested on a copy, and refuse a length that may be 0
+		 */
+		ol = th.doff - 6;
+		asm volatile("" : "+r"(ol));
+		ol = 4 + (ol & 0xf) * 4;
+		if (bpf_skb_load_bytes(skb, l4 + sizeof(th), opts.b, ol))
+			goto not_tcp;
+	}
 	payload = hl > th.doff * 4U ? hl - th.doff * 4 : 0;
 	if (inner == ETH_P_IP) {
 		tuple.ipv4.sport = th.source;
