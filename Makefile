@@ -265,7 +265,7 @@ deb:
 	fi
 
 demo: modules
-	@echo "  DEMO    booting $(firstword $(KVERS)) (about a minute)"
+	@echo "  DEMO    booting $(firstword $(KVERS)) (about two minutes)"
 	@rm -f $(BUILD)/demo/demo.txt
 	@$(TOP)/tools/vm/run -k $(firstword $(KVERS)) -o $(BUILD)/demo \
 		-t 900 $(TOP)/tools/demo.sh; rc=$$?; \
