@@ -117,6 +117,37 @@ unit: tools
 	@$(MAKE) -s -C selftests/unit
 	@$(MAKE) -s -C selftests/bpf
 
+# The kernel's own BPF DCTCP, the native benchmark's reference for the
+# ECN algorithms: tools/testing/selftests/bpf/progs/bpf_dctcp.c and the
+# one header of the selftests it includes, bpf_tcp_helpers.h, taken
+# from Debian's linux-source tarball (make deps installs it) into
+# build/bpf_dctcp/, never into the tree.  The program declares the
+# kernel's structures itself (bpf_tcp_helpers.h, with
+# preserve_access_index: libbpf relocates them to the running kernel's
+# BTF), so it needs no vmlinux.h, and one would clash with those
+# declarations.  Its <errno.h> is glibc's, which takes a target that
+# does not define __x86_64__ (BPF) for a 32-bit one and includes
+# gnu/stubs-32.h, absent without libc6-dev-i386: an empty one stands
+# in.  Register with: bpftool struct_ops register
+# build/bpf/bpf_dctcp.bpf.o (struct_ops "bpf_dctcp").
+LINUX_SRC_TAR ?= $(lastword $(sort $(wildcard /usr/src/linux-source-*.tar.xz)))
+DCTCP_DIR := $(BUILD)/bpf_dctcp
+DCTCP_SRCS := tools/testing/selftests/bpf/progs/bpf_dctcp.c \
+	tools/testing/selftests/bpf/bpf_tcp_helpers.h
+$(BUILD)/bpf/bpf_dctcp.bpf.o:
+	@test -n "$(LINUX_SRC_TAR)" || \
+		{ echo "no /usr/src/linux-source-*.tar.xz (run: make deps)" >&2; exit 1; }
+	@echo "  DCTCP   $(notdir $(LINUX_SRC_TAR)) -> $@"
+	@rm -rf $(DCTCP_DIR) && mkdir -p $(DCTCP_DIR)/inc/gnu $(BUILD)/bpf && \
+		: > $(DCTCP_DIR)/inc/gnu/stubs-32.h && \
+		top=$$(basename $(LINUX_SRC_TAR) .tar.xz) && \
+		tar -xJf $(LINUX_SRC_TAR) -C $(DCTCP_DIR) --strip-components=1 \
+			$(addprefix $$top/,$(DCTCP_SRCS))
+	$(Q)cd $(DCTCP_DIR)/tools/testing/selftests/bpf && \
+		clang -O2 -g -target bpf -D__TARGET_ARCH_x86 -I. \
+			-I$(DCTCP_DIR)/inc -I/usr/include/$$($(CC) -dumpmachine) \
+			-c progs/bpf_dctcp.c -o $@
+
 # Benchmarks: ns per packet of the BPF programs (host, BPF_PROG_TEST_RUN),
 # then selftests/bench/*.sh (or those named in BENCH) in a VM of the first
 # kernel (BENCH_KVER), and ackcost.sh in one of its own with one vCPU; the

@@ -54,6 +54,10 @@ if [ -n "$need" ]; then
 	apt-get install -y -qq --no-install-recommends $need >/dev/null
 fi
 
+# linux-source's tarball also gives the native benchmark the kernel's BPF
+# DCTCP (tools/testing/selftests/bpf/progs/bpf_dctcp.c), which the
+# Makefile extracts and builds into build/ when the benchmark needs it.
+#
 # checkpatch.pl is shipped only inside linux-source's tarball: extract the
 # script and the data files it reads next to it.
 cp_dir=/usr/src/linux-checkpatch
