@@ -12,7 +12,8 @@
 #                              VM suite per kernel and the userspace tests
 #   make bench                 the evaluation (Documentation/results.rst):
 #                              BPF programs' cost per packet (host), the
-#                              scenarios (VM), the cost per ACK (VM);
+#                              BPF flavour natively (host, native.sh),
+#                              the scenarios (VM), the cost per ACK (VM);
 #                              BENCH="hpcc ..." some of them, ROUNDS=N
 #                              rounds of each instead of its default,
 #                              CCS="..." the algorithms compared (also
@@ -23,6 +24,9 @@
 #                              fan-ins, TRACE=1 hpcc's events
 #                              (BENCH=hpcc), RATES="..." its
 #                              bottlenecks, Mbit/s
+#   make bench-native          the BPF flavour alone, on the host kernel
+#                              (selftests/bench/native.sh; also
+#                              BENCH=native), table in build/bench-native/
 #   make lint                  checkpatch --strict, sparse (C=2) and W=1
 #   make kvers                 the kernels make check and make lint use: both
 #                              targets (6.1, 6.12) or it fails, unless KVER=
@@ -84,7 +88,7 @@ endef
 
 Q ?= @
 
-.PHONY: all tools bench modules deps check unit fuzz vmcheck lint install deb demo clean help kvers \
+.PHONY: all tools bench bench-native modules deps check unit fuzz vmcheck lint install deb demo clean help kvers \
 	$(addprefix modules-,$(KVERS))
 
 all: modules tools
@@ -149,7 +153,10 @@ $(BUILD)/bpf/bpf_dctcp.bpf.o:
 			-c progs/bpf_dctcp.c -o $@
 
 # Benchmarks: ns per packet of the BPF programs (host, BPF_PROG_TEST_RUN),
-# then selftests/bench/*.sh (or those named in BENCH) in a VM of the first
+# the BPF flavour's congestion controls on the host kernel
+# (selftests/bench/native.sh, which skips, saying why, without root,
+# kernel BTF or struct_ops; BENCH=native runs it alone, a BENCH list
+# without it leaves it out), then selftests/bench/*.sh (or those named in BENCH) in a VM of the first
 # kernel (BENCH_KVER), and ackcost.sh in one of its own with one vCPU; the
 # records (build/bench/results/, build/bench/ackcost/results/) then
 # become build/bench/results.md and build/bench/plots/ (tools/bench_report.py).
@@ -174,8 +181,13 @@ bench: unit modules
 			'mount -t bpf bpf /sys/fs/bpf && exec "$$0" --bench' \
 			$(BUILD)/unit/test_csig_port; \
 	fi
+	@rm -f $(BUILD)/bench-native.rc; \
+	if [ -z "$(BENCH)" ] || [ -n "$(filter native,$(BENCH))" ]; then \
+		$(MAKE) --no-print-directory bench-native; echo $$? > $(BUILD)/bench-native.rc; \
+	fi
 	@rm -rf $(BUILD)/bench; mkdir -p $(BUILD)/bench; \
-	rc=0; t0=$$(date +%s); scen="$(filter-out ackcost,$(BENCH))"; \
+	rc=$$(cat $(BUILD)/bench-native.rc 2>/dev/null || echo 0); \
+	t0=$$(date +%s); scen="$(filter-out ackcost native,$(BENCH))"; \
 	if [ -z "$(BENCH)" ] || [ -n "$$scen" ]; then \
 		echo "  BENCH   booting $(BENCH_KVER) for selftests/bench"; \
 		$(TOP)/tools/vm/run -k $(BENCH_KVER) -m $(BENCH_MEM) -o $(BUILD)/bench -t 3600 \
@@ -197,6 +209,15 @@ bench: unit modules
 	fi; \
 	t=$$(($$(date +%s) - t0)); echo "  BENCH   $$((t / 60)) min $$((t % 60)) s, exit $$rc"; \
 	exit $$rc
+
+# The BPF flavour natively (the host kernel, no VM): hpcc_bpf, ldcp_bpf,
+# the kernel's bpf_dctcp, cubic and bbr through an htb bottleneck with
+# the CSIG port model, and the CSIG host path's cost
+# (Documentation/results.rst, "The BPF flavour, natively").  ROUNDS=N.
+bench-native: tools $(BUILD)/bpf/bpf_dctcp.bpf.o
+	@echo "  BENCH   the BPF flavour natively (host, $$(uname -r))"
+	@OUT=$(BUILD)/bench-native $(if $(ROUNDS),ROUNDS=$(ROUNDS)) \
+		$(TOP)/selftests/bench/native.sh
 
 # libFuzzer targets: FUZZ_RUNS executions each (make check runs
 # CHECK_FUZZ_RUNS).  A target that does not build, crashes, trips a

@@ -4,7 +4,8 @@
 # run.sh [ROUNDS=N] [CCS=LIST] [TRACE=0|1] [RATES=LIST] [PROFILE=small|dc]
 # [LOADS=LIST] [FANINS=LIST] [BENCH...]:
 # inside the VM (make bench), run each selftests/bench/*.sh (except this
-# one, and ackcost.sh, which wants a guest of its own with one vCPU) or
+# one, ackcost.sh, which wants a guest of its own with one vCPU, and
+# native.sh, which runs on the host before the guests boot) or
 # the named ones (a path or a name: make bench BENCH="hpcc csig_opt");
 # each one's output goes to the console and to $VT_OUT/NAME.txt.  The
 # scenarios on selftests/lib/cc.sh's path run at both profiles, dc then
@@ -72,7 +73,7 @@ while [[ $# -gt 0 && ( $1 == ROUNDS=* || $1 == CCS=* || $1 == TRACE=* ||
 	export "$1"
 	shift
 done
-[ $# -gt 0 ] || set -- $(ls "$here"/*.sh | grep -vE '/(run|ackcost)\.sh$')
+[ $# -gt 0 ] || set -- $(ls "$here"/*.sh | grep -vE '/(run|ackcost|native)\.sh$')
 # the scenarios on selftests/lib/cc.sh's path run at each profile, dc
 # first, unless PROFILE names one; the other benchmarks have paths of
 # their own
