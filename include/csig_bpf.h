@@ -63,4 +63,19 @@ struct csig_bpf_sk {
 	__u32	pad;
 };
 
+#ifdef __bpf__
+/*
+ * The socket storage holding it, as every BPF program that shares it
+ * must declare it: libbpf reuses the pin only for an identical map.
+ */
+#define CSIG_BPF_SK_MAP(name)					\
+	struct {						\
+		__uint(type, BPF_MAP_TYPE_SK_STORAGE);		\
+		__uint(map_flags, BPF_F_NO_PREALLOC);		\
+		__type(key, int);				\
+		__type(value, struct csig_bpf_sk);		\
+		__uint(pinning, LIBBPF_PIN_BY_NAME);		\
+	} name SEC(".maps")
+#endif
+
 #endif /* _CSIG_BPF_H */

@@ -122,4 +122,27 @@ enum {
 	"fs_not_ect", "acks_now", "undos",				\
 }
 
+#ifdef __bpf__
+/* A congestion control's counters: a per-CPU array, pinned by its name. */
+#define DCC_BPF_COUNTERS_MAP(name)					\
+	struct {							\
+		__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);		\
+		__uint(max_entries, 1);					\
+		__type(key, __u32);					\
+		__type(value, struct dcc_bpf_counters);			\
+		__uint(pinning, LIBBPF_PIN_BY_NAME);			\
+	} name SEC(".maps")
+
+/* Add one to counter @i of the counters in @map. */
+static __always_inline void dcc_bpf_count(void *map, int i)
+{
+	struct dcc_bpf_counters *c;
+	__u32 zero = 0;
+
+	c = bpf_map_lookup_elem(map, &zero);
+	if (c && i >= 0 && i < DCC_BPF_NCOUNTERS)
+		c->c[i]++;
+}
+#endif
+
 #endif /* _DCC_BPF_H */

@@ -119,13 +119,7 @@ struct bpf_iter__bpf_sk_storage_map {
 } __attribute__((preserve_access_index));
 
 /* The state hpcc_bpf reads: include/csig_bpf.h. */
-struct {
-	__uint(type, BPF_MAP_TYPE_SK_STORAGE);
-	__uint(map_flags, BPF_F_NO_PREALLOC);
-	__type(key, int);
-	__type(value, struct csig_bpf_sk);
-	__uint(pinning, LIBBPF_PIN_BY_NAME);
-} csig_sk SEC(".maps");
+CSIG_BPF_SK_MAP(csig_sk);
 
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);

@@ -36,30 +36,13 @@ char LICENSE[] SEC("license") = "GPL";
 struct hpcc_bpf_cfg cfg = HPCC_BPF_CFG_INIT;
 
 /* The BPF flavour's CSIG state: read only, shared by pinning. */
-struct {
-	__uint(type, BPF_MAP_TYPE_SK_STORAGE);
-	__uint(map_flags, BPF_F_NO_PREALLOC);
-	__type(key, int);
-	__type(value, struct csig_bpf_sk);
-	__uint(pinning, LIBBPF_PIN_BY_NAME);
-} csig_sk SEC(".maps");
+CSIG_BPF_SK_MAP(csig_sk);
 
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, struct dcc_bpf_counters);
-	__uint(pinning, LIBBPF_PIN_BY_NAME);
-} hpcc_bpf_cnt SEC(".maps");
+DCC_BPF_COUNTERS_MAP(hpcc_bpf_cnt);
 
 static __always_inline void count(int i)
 {
-	struct dcc_bpf_counters *c;
-	__u32 zero = 0;
-
-	c = bpf_map_lookup_elem(&hpcc_bpf_cnt, &zero);
-	if (c && i >= 0 && i < DCC_BPF_NCOUNTERS)
-		c->c[i]++;
+	dcc_bpf_count(&hpcc_bpf_cnt, i);
 }
 
 enum { SRC_NONE, SRC_U, SRC_STD };

@@ -28,22 +28,11 @@ char LICENSE[] SEC("license") = "GPL";
 /* tcp_ldcp's parameters, with its defaults; dccbpf load may set them */
 struct ldcp_bpf_cfg cfg = LDCP_BPF_CFG_INIT;
 
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, struct dcc_bpf_counters);
-	__uint(pinning, LIBBPF_PIN_BY_NAME);
-} ldcp_bpf_cnt SEC(".maps");
+DCC_BPF_COUNTERS_MAP(ldcp_bpf_cnt);
 
 static __always_inline void count(int i)
 {
-	struct dcc_bpf_counters *c;
-	__u32 zero = 0;
-
-	c = bpf_map_lookup_elem(&ldcp_bpf_cnt, &zero);
-	if (c && i >= 0 && i < DCC_BPF_NCOUNTERS)
-		c->c[i]++;
+	dcc_bpf_count(&ldcp_bpf_cnt, i);
 }
 
 /* Per-socket state, in icsk_ca_priv: tcp_ldcp.c's less fast start's ECN. */
