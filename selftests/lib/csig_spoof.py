@@ -21,6 +21,7 @@ import socket
 import struct
 import sys
 
+import pkt
 from csig_consts import consts
 
 C = consts()
@@ -28,26 +29,9 @@ KIND, EXID = C["CSIG_OPT_KIND"], C["CSIG_OPT_EXID"]
 HDR, SMP = C["CSIG_OPT_HDR_LEN"], C["CSIG_OPT_SAMPLE_LEN"]
 
 
-def csum(b):
-    if len(b) % 2:
-        b += b"\0"
-    s = sum(struct.unpack("!%dH" % (len(b) // 2), b))
-    while s >> 16:
-        s = (s & 0xffff) + (s >> 16)
-    return ~s & 0xffff
-
-
 def segment(src, dst, sport, dport, seq, ack, flags, opts):
-    doff = (20 + len(opts)) // 4
-    th = struct.pack("!HHIIBBHHH", sport, dport, seq, ack, doff << 4, flags,
-                     64240, 0, 0) + opts
-    ph = socket.inet_aton(src) + socket.inet_aton(dst) + \
-        struct.pack("!BBH", 0, socket.IPPROTO_TCP, len(th))
-    th = th[:16] + struct.pack("!H", csum(ph + th)) + th[18:]
-    ip = struct.pack("!BBHHHBBH4s4s", 0x45, 0, 20 + len(th),
-                     random.getrandbits(16), 0, 64, socket.IPPROTO_TCP, 0,
-                     socket.inet_aton(src), socket.inet_aton(dst))
-    return ip + th
+    return pkt.ip(src, dst, pkt.tcp(src, dst, sport, dport, seq, ack, flags,
+                                    opts, win=64240))
 
 
 def main():

@@ -5,7 +5,7 @@
 # domain do to it:
 #
 #   s1 --insert (mark rule)--> [h1 transit, 100M] --> r (tcp_csig_opt strips)
-#                               ^ the attacker (scapy on h1's ports)
+#                               ^ the attacker (csig_attack.py on h1's ports)
 #
 #  - a new connection on a four-tuple that negotiated before starts clean
 #    on both ends: toward a peer that now declines, nothing is marked,

@@ -32,8 +32,9 @@ sx() { topo_csigctl "$@"; }
 ctr() { topo_exec "$1" awk -v k="$2" '$1 == k { print $2 }' /proc/net/csig_opt; }
 flows() { topo_exec "$1" cat /proc/net/csig_opt_flows; }
 
-# scapy's packet sockets ask for timestamps, which flips netstamp_needed_key:
-# hold it on from before any traffic to after the last (topo.sh)
+# packet sockets and ping may ask for timestamps, which flips
+# netstamp_needed_key: hold it on from before any traffic to after the last
+# (topo.sh)
 topo_hold_netstamp
 
 ktap_run "insmod tcp_csig_opt" insmod "$KO"
@@ -136,7 +137,7 @@ ktap_expect "... with h1's locator, at most 100 ms old" \
 	"$(cat $PP/last_lm) == 1 && $(cat $PP/last_age_us) < 100000"
 rmmod csig_probe
 
-# bad input (scapy, from the switch): malformed tags toward the receiver,
+# bad input (csig_inject.py, from the switch): malformed tags toward the receiver,
 # malformed options and a forged out-of-window one toward the sender
 rmac=$(topo_exec r cat /sys/class/net/r-eth0/address)
 smac=$(topo_exec s1 cat /sys/class/net/s1-eth0/address)
@@ -148,7 +149,7 @@ ktap_expect "4 malformed tags (truncated, nested, runt): dropped, counted" \
 	"$(ctr r tags_malformed) - $m0 == 4"
 ktap_expect "a tag on a segment of no negotiated flow: removed, counted" \
 	"$(ctr r tags_unnegotiated) - $u0 == 1"
-# a flow that outlives scapy's slow start under TCG, stopped afterwards
+# a flow that outlives the injection, stopped afterwards
 SECS=60 flow --fq-rate 10M &
 fl=$!
 for k in $(seq 40); do
