@@ -26,21 +26,22 @@ for k in $KVERS; do
 		continue
 	fi
 	ktap_ok "$k: vt_warn.ko is built"
-	out=$("$top/tools/vm/run" -k "$k" -o "$d/w-$k" -t 120 "$d/warn.sh" 2>&1)
+	out=$("$top/tools/vm/run" -k "$k" -o "$d/w-$k" -t 300 "$d/warn.sh" 2>&1)
 	rc=$?
 	if [ $rc = 126 ] && grep -q 'planted' "$d/w-$k/console.log" &&
 	   printf '%s' "$out" | grep -q 'WARNING.*vt_warn\|vt_warn: planted warning'; then
 		ktap_ok "$k: a planted WARN fails the run (status 126, reported)"
 	else
 		ktap_fail "$k: a planted WARN fails the run"
-		ktap_diag "runner status $rc"
+		ktap_diag "runner status $rc after $(cat "$d/w-$k/seconds" 2>/dev/null) s; its output, then the console's tail:"
 		printf '%s\n' "$out" | head -n 10 | sed 's/^/#   /'
+		tail -n 8 "$d/w-$k/console.log" 2>/dev/null | sed 's/^/#   /'
 	fi
 done
 
 k=$1
 echo 'exit 7' > "$d/exit7.sh"
-"$top/tools/vm/run" -k "$k" -o "$d/e" -t 120 "$d/exit7.sh" > /dev/null 2>&1
+"$top/tools/vm/run" -k "$k" -o "$d/e" -t 300 "$d/exit7.sh" > /dev/null 2>&1
 ktap_expect "$k: the script's exit status comes back (7)" "$? == 7"
 
 echo 'echo started; sleep 600' > "$d/hang.sh"
