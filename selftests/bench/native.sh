@@ -40,7 +40,6 @@
 top=$(cd "$(dirname "$0")/../.." && pwd)
 self=$top/selftests/bench/$(basename "$0")
 D=$top/build/bin/dccbpf
-H=$top/build/bin/csighost
 C=$top/build/bin/csigctl
 DCTCP=$top/build/bpf/bpf_dctcp.bpf.o
 PY=$top/selftests/lib/nativerun.py
@@ -52,12 +51,10 @@ skip() { echo "native: skipped: $*"; exit 0; }
 bpftool btf dump file /sys/kernel/btf/vmlinux 2> /dev/null |
 	grep -q "STRUCT 'bpf_struct_ops_tcp_congestion_ops'" ||
 	skip "the kernel has no struct_ops congestion controls"
-for x in "$D" "$H" "$C" "$DCTCP"; do
+for x in "$D" "$top/build/bin/csighost" "$C" "$DCTCP"; do
 	[ -e "$x" ] || { echo "native: $x missing (make tools, make $DCTCP)" >&2; exit 1; }
 done
 command -v iperf3 > /dev/null && command -v jq > /dev/null || skip "needs iperf3 and jq"
-CGROOT=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/self/mounts)
-[ -n "$CGROOT" ] || skip "needs a cgroup v2 hierarchy"
 for cc in hpcc_bpf ldcp_bpf bpf_dctcp; do
 	grep -qw "$cc" "$AVAIL" && skip "$cc is registered already (by whom?)"
 done
@@ -78,39 +75,18 @@ rm -f "$OUT/runs.tsv" "$OUT/runs.log" "$OUT/hpcc_counters.txt"
 # shellcheck disable=SC2034 # topo.sh's
 TOPO=nb$$- TOPO_DELAY=0 TOPO_RATE=10000mbit
 . "$top/selftests/lib/topo.sh"
+[ -n "$TOPO_CGROOT" ] || skip "needs a cgroup v2 hierarchy"
 
 stats0=$(cat /proc/sys/kernel/bpf_stats_enabled)
 cleanup()
 {
-	local h
-
-	for h in s1 s2 r; do
-		"$H" -n "$TOPO$h" detach "$h-eth0" --cgroup "$CGROOT/$TOPO$h" > /dev/null 2>&1
-	done
-	topo_cleanup
-	for h in s1 s2 r; do
-		[ -d "$CGROOT/$TOPO$h" ] || continue
-		xargs -r kill < "$CGROOT/$TOPO$h/cgroup.procs" 2> /dev/null
-		sleep 0.2
-		rmdir "$CGROOT/$TOPO$h" 2> /dev/null
-	done
+	topo_cleanup	# the host path and the hosts' cgroups too
 	"$D" unload > /dev/null 2>&1
 	grep -qw bpf_dctcp "$AVAIL" && bpftool struct_ops unregister name dctcp > /dev/null 2>&1
 	echo "$stats0" > /proc/sys/kernel/bpf_stats_enabled
 }
 trap cleanup EXIT
 
-# hx HOST CMD...: CMD on HOST, in its namespace and its cgroup (the host
-# path's sock_ops program is the cgroup's)
-hx()
-{
-	local h=$1
-
-	shift
-	sh -c 'echo $$ > "$0/cgroup.procs" && ns=$1 && shift &&
-		exec ip netns exec "$ns" "$@"' \
-		"$CGROOT/$TOPO$h" "$TOPO$h" "$@"
-}
 in_segs() { topo_exec "$1" awk '$1 == "Tcp:" && $11 ~ /^[0-9]/ { print $11 }' /proc/net/snmp; }
 
 # flows CC SECS TAG: two flows, s1 and s2 to r, of CC; prints the sum of
@@ -120,11 +96,11 @@ flows()
 	local cc=$1 secs=$2 i pids=()
 
 	for i in 1 2; do
-		hx r iperf3 -s -1 -p "530$i" > /dev/null 2>&1 &
+		topo_hx r iperf3 -s -1 -p "530$i" > /dev/null 2>&1 &
 	done
 	sleep 0.4
 	for i in 1 2; do
-		hx "s$i" iperf3 -c "$TOPO_RCV_IP" -p "530$i" -C "$cc" -t "$secs" \
+		topo_hx "s$i" iperf3 -c "$TOPO_RCV_IP" -p "530$i" -C "$cc" -t "$secs" \
 			-J > "$w/f$i.json" 2> /dev/null &
 		pids+=($!)
 	done
@@ -187,32 +163,13 @@ routes()
 
 # csig on|off: the CSIG host path on s1, s2 and r, U tags inserted on
 # the senders for the sockets it marked
-csig()
-{
-	local h
-
-	for h in s1 s2 r; do
-		if [ "$1" = on ]; then
-			"$H" -n "$TOPO$h" attach "$h-eth0" --cgroup "$CGROOT/$TOPO$h" > /dev/null || return 1
-		else
-			"$H" -n "$TOPO$h" detach "$h-eth0" --cgroup "$CGROOT/$TOPO$h" > /dev/null 2>&1
-		fi
-	done
-	for h in s1 s2; do
-		if [ "$1" = on ]; then
-			"$C" -n "$TOPO$h" attach "$h-eth0" insert --select mark \
-				--mark 0x40000000/0x40000000 --types u > /dev/null || return 1
-		else
-			"$C" -n "$TOPO$h" detach "$h-eth0" > /dev/null 2>&1
-		fi
-	done
-}
+csig() { topo_csighost "$1" s1 s2 r; }
 
 t_start=$(date +%s)
 topo_dumbbell 2 pfifo limit 1000 || { echo "native: no dumbbell" >&2; exit 1; }
 trap cleanup EXIT	# topo_dumbbell set its own
+topo_cgroups s1 s2 r || { echo "native: no cgroups" >&2; exit 1; }
 for h in s1 s2 r; do
-	mkdir -p "$CGROOT/$TOPO$h" || { echo "native: no cgroup $h" >&2; exit 1; }
 	topo_exec "$h" sysctl -qw net.ipv4.tcp_ecn=1
 done
 for h in s1 s2; do

@@ -33,8 +33,6 @@ SPOOF=$top/selftests/lib/csig_spoof.py
 [ -r /sys/kernel/btf/vmlinux ] || ktap_skip_all "needs a kernel with BTF"
 command -v iperf3 > /dev/null && command -v jq > /dev/null ||
 	ktap_skip_all "needs iperf3 and jq"
-CGROOT=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/self/mounts)
-[ -n "$CGROOT" ] || ktap_skip_all "needs a cgroup v2 hierarchy"
 
 # a BPF filesystem of our own, in a mount namespace of our own
 if [ -z "$CSIG_HOST_T_PRIVATE" ]; then
@@ -44,24 +42,11 @@ fi
 
 TOPO=ch$$-
 . "$top/selftests/lib/topo.sh"
+[ -n "$TOPO_CGROOT" ] || ktap_skip_all "needs a cgroup v2 hierarchy"
 
 ktap_plan 19
 
-cleanup()
-{
-	local h
-
-	topo_cleanup
-	for h in s1 r x; do
-		[ -d "$CGROOT/$TOPO$h" ] || continue
-		xargs -r kill < "$CGROOT/$TOPO$h/cgroup.procs" 2> /dev/null
-		sleep 0.2
-		rmdir "$CGROOT/$TOPO$h" 2> /dev/null
-	done
-}
-
 topo_chain 1 || { ktap_fail "setup"; ktap_finished; }
-trap cleanup EXIT
 ip netns add "${TOPO}x" &&
 ip -n "${TOPO}h1" link add p2 type veth peer name x-eth0 netns "${TOPO}x" ||
 	{ ktap_fail "setup: x"; ktap_finished; }
@@ -70,20 +55,7 @@ ip -n "${TOPO}x" link set lo up
 ip -n "${TOPO}x" link set x-eth0 up
 XIP=198.18.0.20
 ip -n "${TOPO}x" addr add "$XIP/24" dev x-eth0
-for h in s1 r x; do
-	mkdir "$CGROOT/$TOPO$h" || { ktap_fail "setup: cgroup $h"; ktap_finished; }
-done
-
-# hx HOST CMD...: CMD on HOST: its namespace and its cgroup
-hx()
-{
-	local h=$1
-
-	shift
-	sh -c 'echo $$ > "$0/cgroup.procs" && ns=$1 && shift &&
-		exec ip netns exec "$ns" "$@"' \
-		"$CGROOT/$TOPO$h" "$TOPO$h" "$@"
-}
+topo_cgroups s1 r x || { ktap_fail "setup: cgroups"; ktap_finished; }
 show() { "$H" -n "$TOPO$1" --json show --sockets; }
 ctr() { jq -r ".counters.$2" <<< "$1"; }
 # sockets of a dump toward PEER (the remote address), as a JSON array
@@ -95,9 +67,9 @@ from_port() { jq -c "[.sockets[] | select(.remote == \"$2\" and .rport == $3)]" 
 RATE=${RATE:-20}
 BYTES=$((RATE * 1000000 / 8 * 4 / 2))	# half of what the flow sends
 ktap_run "csighost attaches to s1 (device and cgroup)" \
-	"$H" -n "${TOPO}s1" attach s1-eth0 --cgroup "$CGROOT/${TOPO}s1"
+	"$H" -n "${TOPO}s1" attach s1-eth0 --cgroup "$(topo_cgroup s1)"
 ktap_run "csighost attaches to r" \
-	"$H" -n "${TOPO}r" attach r-eth0 --cgroup "$CGROOT/${TOPO}r"
+	"$H" -n "${TOPO}r" attach r-eth0 --cgroup "$(topo_cgroup r)"
 # tags: inserted on s1's egress for the sockets the host path marked, and
 # updated on h1's port toward r (U, locator 1)
 "$C" -n "${TOPO}s1" attach s1-eth0 insert --select mark \
@@ -110,9 +82,9 @@ inserted() { "$C" -n "${TOPO}s1" --json show s1-eth0 | jq '.[0].counters.inserte
 T=$(mktemp -d)
 flow()
 {
-	hx "$2" iperf3 -s -1 -D > /dev/null 2>&1
+	topo_hx "$2" iperf3 -s -1 -D > /dev/null 2>&1
 	sleep 0.3
-	hx "$1" iperf3 -c "$3" -t "${SECS:-4}" -b "${RATE}M" -J > "$T/$1-$2" 2> /dev/null
+	topo_hx "$1" iperf3 -c "$3" -t "${SECS:-4}" -b "${RATE}M" -J > "$T/$1-$2" 2> /dev/null
 }
 received() { jq '.end.sum_received.bytes // 0' "$T/$1-$2" 2> /dev/null || echo 0; }
 
@@ -220,7 +192,7 @@ ktap_expect "x -> r: no offer, nothing accepted, no state on r, the transfer com
 	"$(ctr "$R" syn_offer_rcvd) == $(ctr "$R0" syn_offer_rcvd) && $(ctr "$R" synack_accepted) == $(ctr "$R0" synack_accepted) && $(toward "$R" "$XIP" | jq length) == 0 && $got > $BYTES"
 
 # --- spoofed SYN and confirmation ----------------------------------------
-hx r iperf3 -s -1 -D -p 5301 > /dev/null 2>&1
+topo_hx r iperf3 -s -1 -D -p 5301 > /dev/null 2>&1
 sleep 0.3
 R0=$(show r)
 n0=$(jq '.sockets | length' <<< "$R0")
@@ -235,7 +207,7 @@ ktap_expect "spoofed SYNs: r answered each offer (so they arrived and were seen 
 	"$(ctr "$R" syn_offer_rcvd) - $(ctr "$R0" syn_offer_rcvd) == 5 && $(ctr "$R" synack_accepted) - $(ctr "$R0" synack_accepted) == 5"
 ktap_expect "spoofed SYNs and confirmation: no socket state on r, nothing confirmed" \
 	"$(jq '.sockets | length' <<< "$R") == $n0 && $(toward "$R" 198.18.0.99 | jq length) == 0 && $(ctr "$R" confirmed) == $(ctr "$R0" confirmed)"
-hx s1 sh -c "iperf3 -c $TOPO_RCV_IP -p 5301 -t 1 > /dev/null 2>&1"
+topo_hx s1 sh -c "iperf3 -c $TOPO_RCV_IP -p 5301 -t 1 > /dev/null 2>&1"
 
 # --- IPv6 --------------------------------------------------------------
 flow s1 r "$TOPO_RCV_IP6" &
@@ -249,8 +221,8 @@ ktap_expect "s1 -> r over IPv6: negotiated on both ends, U samples on s1, $got b
 	"$(toward "$S" "$TOPO_RCV_IP6" | jq '[.[] | select(.negotiated and (.have / 128 | floor) % 2 == 1)] | length') >= 1 && $(toward "$R" 2001:db8::11 | jq '[.[] | select(.negotiated)] | length') >= 2 && $got > $BYTES"
 
 ktap_run "csighost detaches from s1" \
-	"$H" -n "${TOPO}s1" detach s1-eth0 --cgroup "$CGROOT/${TOPO}s1"
+	"$H" -n "${TOPO}s1" detach s1-eth0 --cgroup "$(topo_cgroup s1)"
 ktap_run "csighost detaches from r" \
-	"$H" -n "${TOPO}r" detach r-eth0 --cgroup "$CGROOT/${TOPO}r"
+	"$H" -n "${TOPO}r" detach r-eth0 --cgroup "$(topo_cgroup r)"
 rm -rf "$T"
 ktap_finished

@@ -16,7 +16,8 @@
 # counted; ldcp_bpf, set on the routes as well,
 # negotiates ECN with a receiver that runs it too, whose per-segment
 # ACKs are counted, but there is no marking queue here);
-# unload then leaves neither registered and nothing pinned.
+# unload then leaves neither registered and nothing pinned.  hpcc_bpf on
+# the host path's telemetry, end to end, is selftests/host/hpcc_bpf_csig.t.
 #
 # Root, kernel BTF and struct_ops congestion controls are needed; the
 # test skips without them.  Without a BPF filesystem at /sys/fs/bpf it

@@ -24,6 +24,12 @@ TOPO_DELAY=${TOPO_DELAY:-1ms}
 TOPO_GSO=${TOPO_GSO:-on}
 
 TOPO_CSIGCTL=${TOPO_CSIGCTL:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)/build/bin/csigctl}
+TOPO_CSIGHOST=${TOPO_CSIGHOST:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)/build/bin/csighost}
+# the cgroup v2 hierarchy, where topo_cgroups makes the hosts' cgroups
+# (empty without one)
+TOPO_CGROOT=${TOPO_CGROOT:-$(awk '$3 == "cgroup2" { print $2; exit }' /proc/self/mounts)}
+TOPO_CGROUPS=		# hosts with a cgroup of their own (topo_cgroups)
+TOPO_CSIGHOSTS=		# hosts with the CSIG host path on (topo_csighost)
 
 TOPO_RCV_IP=198.18.0.1
 TOPO_RCV_IP6=2001:db8::1
@@ -104,15 +110,87 @@ time.sleep(86400)' &
 
 topo_cleanup()
 {
-	local ns
+	local ns h
 
 	[ -n "$TOPO_TSHOLDER" ] && kill "$TOPO_TSHOLDER" 2> /dev/null
 	TOPO_TSHOLDER=
+	# shellcheck disable=SC2086 # a list of names
+	[ -n "$TOPO_CSIGHOSTS" ] && topo_csighost off $TOPO_CSIGHOSTS
 	for ns in $(ip netns list 2>/dev/null | awk '{print $1}' | grep "^${TOPO}"); do
 		ip netns pids "$ns" 2>/dev/null | xargs -r kill 2>/dev/null
 		ip netns del "$ns" 2>/dev/null
 	done
+	for h in $TOPO_CGROUPS; do
+		xargs -r kill < "$(topo_cgroup "$h")/cgroup.procs" 2> /dev/null
+	done
+	[ -n "$TOPO_CGROUPS" ] && sleep 0.2
+	for h in $TOPO_CGROUPS; do
+		rmdir "$(topo_cgroup "$h")" 2> /dev/null
+	done
+	TOPO_CGROUPS=
 	return 0
+}
+
+# topo_cgroups NAME...: a cgroup v2 group of its own for each host NAME,
+# under TOPO_CGROOT: the CSIG host path's sock_ops program is attached
+# to a cgroup, so a host is a namespace and a cgroup (topo_hx runs
+# commands in both); topo_cleanup kills what they hold and removes them
+topo_cgroups()
+{
+	local h
+
+	[ -n "$TOPO_CGROOT" ] || return 1
+	for h in "$@"; do
+		mkdir -p "$(topo_cgroup "$h")" || return 1
+		TOPO_CGROUPS="$TOPO_CGROUPS $h"
+	done
+}
+
+# topo_cgroup NAME: host NAME's cgroup directory
+topo_cgroup() { echo "$TOPO_CGROOT/${TOPO}$1"; }
+
+# topo_hx NAME CMD...: CMD on host NAME, in its namespace and its cgroup
+topo_hx()
+{
+	local h=$1
+
+	shift
+	sh -c 'echo $$ > "$0/cgroup.procs" && ns=$1 && shift &&
+		exec ip netns exec "$ns" "$@"' \
+		"$(topo_cgroup "$h")" "${TOPO}$h" "$@"
+}
+
+# topo_csighost on|off NAME...: the BPF CSIG host path (csighost) on each
+# host NAME, on its device NAME-eth0 and its cgroup (topo_cgroups); on a
+# sender (sN), also csigctl's insertion of U tags into the segments of
+# the sockets the host path negotiated and marked (csighost's default
+# mark, 0x40000000).  off takes both away again (topo_cleanup does).
+topo_csighost()
+{
+	local on=$1 h
+
+	shift
+	for h in "$@"; do
+		if [ "$on" = on ]; then
+			"$TOPO_CSIGHOST" -n "${TOPO}$h" attach "$h-eth0" \
+				--cgroup "$(topo_cgroup "$h")" > /dev/null || return 1
+			TOPO_CSIGHOSTS="$TOPO_CSIGHOSTS $h"
+		else
+			"$TOPO_CSIGHOST" -n "${TOPO}$h" detach "$h-eth0" \
+				--cgroup "$(topo_cgroup "$h")" > /dev/null 2>&1
+			TOPO_CSIGHOSTS=$(echo "$TOPO_CSIGHOSTS" | sed "s/ $h\b//g")
+		fi
+		case $h in
+		s[0-9]*)
+			if [ "$on" = on ]; then
+				topo_csigctl "$h" attach "$h-eth0" insert --select mark \
+					--mark 0x40000000/0x40000000 --types u > /dev/null || return 1
+			else
+				topo_csigctl "$h" detach "$h-eth0" > /dev/null 2>&1
+			fi
+			;;
+		esac
+	done
 }
 
 _topo_port()	# _topo_port HOSTNS IF SWPORT IP4 IP6
