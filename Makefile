@@ -17,8 +17,9 @@
 #                              BENCH="hpcc ..." some of them, ROUNDS=N
 #                              rounds of each instead of its default,
 #                              CCS="..." the algorithms compared (also
-#                              hpcc,KEY=VAL variants, and paced in the
-#                              long-flow scenarios), PROFILE=small|dc
+#                              hpcc,KEY=VAL variants, and paced,
+#                              hpcc_bpf and ldcp_bpf in the long-flow
+#                              scenarios), PROFILE=small|dc
 #                              the scenarios' path, LOADS="..." the
 #                              mixes' loads, FANINS="..." incast's
 #                              fan-ins, TRACE=1 hpcc's events

@@ -11,7 +11,11 @@ congestion control and round.  Prints Markdown: per scenario, each
 congestion control's medians over the rounds with their range (for the
 web-search mix also the FCT slowdown per flow-size bin, all rounds'
 flows pooled), then hpcc's and ldcp's ratios to dctcp and cubic of the
-same run.  With --plots, writes per scenario P<scenario>-queue.png (the
+same run, a variant's (hpcc,KEY=VAL) to its algorithm, and the BPF
+flavour's (hpcc_bpf, ldcp_bpf) to its module twin, with whether each
+pair's ranges over the rounds overlap, and how many of its rounds ran
+as meant (the record's "bpf": hpcc_bpf on U, ldcp_bpf with ECN).
+With --plots, writes per scenario P<scenario>-queue.png (the
 bottleneck's queue over time, each congestion control's first round),
 for long flows P<scenario>-flows.png (each flow's throughput over
 time), for the web-search mix P<scenario>-fct.png (p50 and p99 FCT
@@ -25,7 +29,10 @@ import math
 import os
 import sys
 
-CC_ORDER = ["hpcc", "paced", "ldcp", "dctcp", "cubic", "bbr"]
+CC_ORDER = ["hpcc", "hpcc_bpf", "paced", "ldcp", "ldcp_bpf", "dctcp", "cubic", "bbr"]
+# the BPF flavour's counters (its records' "bpf") that the report shows
+BPF_SHOW = ["flows", "flows_no_csig", "samples_u", "commits", "fallbacks",
+            "flows_no_ecn", "ece_acks", "mod_syn_offered", "mod_synack_accepted"]
 # (key, heading, scale, format)
 COLS = [
     ("util", "util %", 100.0, "%.1f"),
@@ -253,12 +260,14 @@ def table(scen, recs, rst, img):
     out += ["", describe(r0, rounds), ""]
     rows = []
     med = {}
+    rng = {}
     for cc in ccs:
         rs = [r for r in recs if r["cc"] == cc]
         cells = []
         for key, _, scale, fmt in cols:
             st = stats(rs, key, scale)
             med[(cc, key)] = st[0] if st else None
+            rng[(cc, key)] = st[1:] if st else None
             cells.append(cell(st, len(rs), fmt))
         rows.append([cc] + cells)
     head = ["cc"] + [c[1] for c in cols]
@@ -272,21 +281,53 @@ def table(scen, recs, rst, img):
     pairs = [(a, b) for a in ("hpcc", "ldcp") for b in ("dctcp", "cubic")]
     pairs.append(("hpcc", "paced"))
     pairs += [(a, a.split(",")[0]) for a in ccs if "," in a]
-    for a, b in pairs:
+    # the BPF flavour against its module twin (hpcc_bpf / hpcc)
+    bpf = [(a, a[:-4]) for a in ccs if a.endswith("_bpf")]
+    for a, b in pairs + bpf:
         if a not in ccs or b not in ccs:
             continue
         parts = []
         for key, name in ratios:
             x, y = med.get((a, key)), med.get((b, key))
             parts.append("%s %s" % (name, "%.2f" % (x / y) if x is not None and y else "-"))
-        lines.append("- %s / %s: %s" % (a, b, ", ".join(parts)))
+        line = "- %s / %s: %s" % (a, b, ", ".join(parts))
+        if (a, b) in bpf:
+            # the two flavours agree where each one's range over the
+            # rounds overlaps the other's
+            agree = []
+            for key, name in [kn for kn in ratios if kn[0] in ("util", "queue_p99_us")]:
+                x, y = rng.get((a, key)), rng.get((b, key))
+                agree.append("%s %s" % (name, "-" if not x or not y else
+                                        "yes" if x[0] <= y[1] and y[0] <= x[1] else "no"))
+            line += "; ranges over the rounds overlap: " + ", ".join(agree)
+        lines.append(line)
     if lines:
         out += ["Ratios of the medians, same run:", ""] + lines + [""]
+    out += bpf_lines(ccs, recs)
     if img:
         for kd in plot_kinds(k):
             f = "%s%s-%s.png" % (img, scen, kd)
             out += (["", ".. image:: %s" % f, ""] if rst else ["![%s %s](%s)" % (scen, kd, f), ""])
     return out
+
+
+def bpf_lines(ccs, recs):
+    """for each BPF flavour's CC with counters: the rounds that ran as
+    meant, and its counters per run (medians)"""
+    lines = []
+    for cc in ccs:
+        rs = [r for r in recs if r["cc"] == cc and "bpf" in r]
+        if not rs:
+            continue
+        good = [r for r in rs if r["bpf"]["ok"]]
+        what = {"hpcc_bpf": "on U", "ldcp_bpf": "with ECN"}.get(cc, "as meant")
+        cs = ["%s %g" % (k, median([r["bpf"]["counters"][k] for r in rs]))
+              for k in BPF_SHOW if all(k in r["bpf"]["counters"] for r in rs)]
+        bad = sorted({r["bpf"]["check"] for r in rs if not r["bpf"]["ok"]})
+        lines.append("- %s %s in %d of %d rounds (dccbpf's counters per run, medians: %s)%s" %
+                     (cc, what, len(good), len(rs), ", ".join(cs),
+                      "; " + "; ".join(bad) if bad else ""))
+    return ["The BPF flavour's runs:", ""] + lines + [""] if lines else []
 
 
 def plot_kinds(k):

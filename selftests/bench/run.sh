@@ -13,20 +13,29 @@
 # Each benchmark loads the project's modules with parameters of its own
 # and insmod refuses a module already loaded, so they are unloaded after
 # each.  The namespaces' sockets, which hold the modules, go a little
-# after the namespaces: retry for up to 10 s.
+# after the namespaces: retry for up to 10 s.  So is the BPF flavour
+# (selftests/lib/cc.sh), should a scenario have left it: the CSIG host
+# path's sock_ops program on the cgroup root (its pinned link) and
+# hpcc_bpf and ldcp_bpf.
 unload()
 {
-	local i m left
+	local i m left bpf=
 
+	rm -f /sys/fs/bpf/tcp-dcc/csig_host_sockops_*
+	if grep -qwE 'hpcc_bpf|ldcp_bpf' /proc/sys/net/ipv4/tcp_available_congestion_control; then
+		"$here/../../build/bin/dccbpf" unload > /dev/null || bpf=" hpcc_bpf/ldcp_bpf"
+	fi
 	for ((i = 0; i < 20; i++)); do
 		left=
 		for m in tcp_hpcc tcp_ldcp tcp_csig_opt; do
 			grep -q "^$m " /proc/modules || continue
 			rmmod "$m" 2> /dev/null || left+=" $m"
 		done
-		[ -z "$left" ] && return 0
+		[ -z "$left" ] && break
 		sleep 0.5
 	done
+	left+=$bpf
+	[ -z "$left" ] && return 0
 	echo "run.sh: could not unload$left" >&2
 	return 1
 }

@@ -10,7 +10,8 @@
 # second, the late flow's convergence against its share of what the
 # flows carried, the retransmitting flows and the tail without them,
 # per-flow base delays, and the report's rows, columns and ratios for a
-# variant (hpcc,KEY=VAL) and the paced reference.
+# variant (hpcc,KEY=VAL), the paced reference and the BPF flavour
+# (hpcc_bpf / hpcc, its rounds on U).
 import json
 import os
 import subprocess
@@ -63,7 +64,7 @@ def run(args):
 
 
 print("TAP version 13")
-print("1..10")
+print("1..12")
 d = tempfile.mkdtemp()
 res = os.path.join(d, "results")
 os.makedirs(res)
@@ -129,6 +130,34 @@ mm = m["metrics"]
 ok(mm["retx_flows"] == 1 and mm["small_p99"] > 8 and mm["small_p99_noretx"] < 1.3,
    "the flows that retransmitted, and the tail of those that did not", mm)
 
+# the BPF flavour beside its module twin (selftests/lib/cc.sh): two
+# rounds each of hpcc and hpcc_bpf (on U), one of ldcp and ldcp_bpf
+# (a run without ECN); hpcc_bpf's util 0.45-0.55 against hpcc's
+# 0.5-0.6: ranges that overlap, ratio of the medians 0.5 / 0.55
+rcs = []
+for cc, rnd, util, bpf in (("hpcc", 1, "0.5", None), ("hpcc", 2, "0.6", None),
+                           ("hpcc_bpf", 1, "0.45", ("1", "on U", "flows=20 flows_no_csig=0 samples_u=900")),
+                           ("hpcc_bpf", 2, "0.55", ("1", "on U", "flows=20 flows_no_csig=0 samples_u=1100")),
+                           ("ldcp", 1, "0.5", None),
+                           ("ldcp_bpf", 1, "0.5", ("0", "NOT with ECN: flows_no_ecn +2 (0)",
+                                                   "flows=20 flows_no_ecn=2"))):
+    f1 = write(os.path.join(d, "%s-%d-f1.json" % (cc, rnd)), iperf(first))
+    kv = ["bpf_ok=" + bpf[0], "bpf_check=" + bpf[1], "bpf_counters=" + bpf[2]] if bpf else []
+    rcs.append(run([os.path.join(LIB, "longrun.py"),
+                    os.path.join(res, "dumbbell-%s-r%d.json" % (cc, rnd)),
+                    "scenario=dumbbell", "cc=" + cc, "round=%d" % rnd, "kernel=k",
+                    "rate_mbit=100", "delay=1ms", "secs=10", "t0=2", "t1=9",
+                    "util=" + util, "qh0=" + qh0, "qh1=" + qh1, "ping=" + ping,
+                    "backlog=" + backlog, "backlog_dt=0.1", "drops=0", "marks=0",
+                    "syn_retrans=0"] + kv + ["--", f1 + "@0"]))
+with open(os.path.join(res, "dumbbell-hpcc_bpf-r1.json")) as f:
+    m = json.load(f)
+ok(all(rc == 0 for rc, _ in rcs) and
+   m.get("bpf") == {"ok": True, "check": "on U",
+                    "counters": {"flows": 20, "flows_no_csig": 0, "samples_u": 900}} and
+   rcs[2][1].rstrip().endswith("on U"),
+   "longrun.py: the BPF flavour's counters and verdict in its record", (rcs, m.get("bpf")))
+
 pd = os.path.join(d, "plots")
 rc, rep = run([os.path.join(TOP, "tools", "bench_report.py"), "--plots", pd, res])
 ok(rc == 0, "bench_report.py: exit 0", rep)
@@ -138,6 +167,14 @@ ok("- hpcc / paced: util 1.00" in rep and
    "- hpcc,grow_pct=0 / hpcc: util 1.00" in rep and
    "Mbit per CPU s 1.00" in rep,
    "ratios to the paced reference and of a variant to its algorithm", rep)
+ok("- hpcc_bpf / hpcc: util 0.91, queue p99 1.00" in rep and
+   "ranges over the rounds overlap: util yes, queue p99 yes" in rep and
+   "- ldcp_bpf / ldcp: util 1.00" in rep and
+   "- hpcc_bpf on U in 2 of 2 rounds (dccbpf's counters per run, medians: "
+   "flows 20, flows_no_csig 0, samples_u 1000)" in rep and
+   "- ldcp_bpf with ECN in 0 of 1 rounds" in rep and "NOT with ECN" in rep and
+   rep.index("| hpcc |") < rep.index("| hpcc_bpf |") < rep.index("| ldcp |"),
+   "the BPF flavour's rows beside its twins, its ratios and its rounds as meant", rep)
 ok("Hadoop flow sizes" in rep and "<=BDP p99 no retx" in rep and
    "per flow 10ms, 40ms" in rep and
    all(os.path.exists(os.path.join(pd, p)) for p in

@@ -18,6 +18,17 @@
 #           that knows its fair rate exactly and has no control loop,
 #           what the emulated hosts give at hpcc's target and packet
 #           size (long-flow scenarios only: cc_flow_args)
+#   hpcc_bpf, ldcp_bpf
+#           the BPF flavour (Documentation/bpf.rst) on its module twin's
+#           bottleneck, hpcc's and ldcp's, with the parameters cc_load
+#           gives the modules: loaded by build/bin/dccbpf once per
+#           scenario when CCS names them (cc_load; cc_unload unloads);
+#           for hpcc_bpf the CSIG host path in BPF (csighost) on the
+#           senders and the receiver for its runs, in place of
+#           tcp_csig_opt, which neither offers nor accepts meanwhile
+#           (cc_csighost).  Long-flow scenarios only (cc_all_scenarios);
+#           each run's dccbpf counters say whether it ran as meant
+#           (cc_bpf_check: hpcc_bpf on U, ldcp_bpf with ECN)
 #
 # The transit role sits on the bottleneck port in every configuration:
 # its model's queue histogram gives the queue percentiles for all of
@@ -25,6 +36,8 @@
 # not).  Needs topo.sh; RATE_MBIT is the bottleneck's rate.
 
 CC_ALL="hpcc ldcp dctcp cubic bbr"
+# the BPF flavour's algorithms, named in CCS only
+CC_BPF="hpcc_bpf ldcp_bpf"
 
 # PROFILE, the scale of the path (Documentation/results.rst), and what
 # scales with its BDP:
@@ -65,6 +78,9 @@ esac
 # C of the port model, per cent of the rate (selftests/bench/hpcc.sh)
 CC_CAP_PCT=${CC_CAP_PCT:-100}
 _cc_top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+_cc_dccbpf=$_cc_top/build/bin/dccbpf
+_cc_csighost=$_cc_top/build/bin/csighost
+_cc_csig_p=/sys/module/tcp_csig_opt/parameters
 
 # cc_red_ldcp: ldcp's leaf at RATE_MBIT, K_min CC_LDCP_KMIN and K_max
 # three times it, with the least burst tc takes (an average over about
@@ -96,9 +112,76 @@ cc_load()
 	echo "$((CC_T_MS * 1000))" > /sys/module/tcp_hpcc/parameters/base_rtt_us &&
 	echo "$CC_LDCP_RTT_US" > /sys/module/tcp_ldcp/parameters/base_rtt_us || return 1
 	modprobe -q tcp_dctcp && modprobe -q tcp_bbr && modprobe -q sch_red || return 1
+	cc_bpf_load "$1" || return 1
 	# a namespace may default only to an allowed algorithm; a refused
-	# default leaks a module reference (selftests/vm/hpcc.sh)
-	sysctl -qw net.ipv4.tcp_allowed_congestion_control="$CC_ALL reno"
+	# default leaks a module reference (selftests/vm/hpcc.sh), a BPF
+	# algorithm's a reference to its map
+	sysctl -qw net.ipv4.tcp_allowed_congestion_control="$CC_ALL reno${CC_BPF_LOADED:+ $CC_BPF_LOADED}"
+}
+
+# cc_bpf_named: the BPF flavour's algorithms that CCS names
+cc_bpf_named()
+{
+	local c
+
+	for c in ${CCS:-}; do
+		cc_is_bpf "$c" && cc_base "$c"
+	done | sort -u | xargs
+}
+
+# cc_bpf_load NFLOWS: the BPF flavour's algorithms that CCS names,
+# registered by dccbpf with the parameters cc_load gives the modules
+# (the rest are the same defaults); CC_BPF_LOADED their names.  Once per
+# scenario: the load takes about 25 s under TCG.
+CC_BPF_LOADED=
+cc_bpf_load()
+{
+	local want c
+
+	want=$(cc_bpf_named)
+	[ -n "$want" ] || return 0
+	for c in ${CCS:-}; do
+		if [[ $c == *_bpf,* ]]; then
+			echo "cc.sh: $c: the BPF flavour's parameters are the load's (dccbpf), no variants" >&2
+			return 1
+		fi
+	done
+	if ! [ -x "$_cc_dccbpf" ] || ! [ -x "$_cc_csighost" ]; then
+		echo "cc.sh: $want need $_cc_dccbpf and $_cc_csighost (make tools)" >&2
+		return 1
+	fi
+	case $want in
+	hpcc_bpf)	c=hpcc ;;
+	ldcp_bpf)	c=ldcp ;;
+	*)		c=all ;;
+	esac
+	# registered by an earlier scenario of the same boot: this one's values
+	"$_cc_dccbpf" unload > /dev/null 2>&1
+	"$_cc_dccbpf" load "$c" "hpcc.line_rate_mbps=$RATE_MBIT" \
+		"hpcc.base_rtt_us=$((CC_T_MS * 1000))" "hpcc.nflows=$1" \
+		"ldcp.bw_mbps=$RATE_MBIT" "ldcp.base_rtt_us=$CC_LDCP_RTT_US" > /dev/null || {
+		echo "cc.sh: dccbpf load $c failed" >&2
+		return 1
+	}
+	CC_BPF_LOADED=$want
+}
+
+# cc_unload NSENDERS: what cc_load and cc_config added for the BPF
+# flavour, gone: csighost, the hosts' defaults (each a reference to its
+# algorithm) back to cubic, and the algorithms unregistered.
+# selftests/bench/run.sh also clears them after each benchmark.
+cc_unload()
+{
+	local i
+
+	cc_csighost off
+	[ -n "$CC_BPF_LOADED" ] || return 0
+	for ((i = 1; i <= $1; i++)); do
+		topo_set_cc cubic "s$i" 2> /dev/null
+	done
+	topo_set_cc cubic r 2> /dev/null
+	"$_cc_dccbpf" unload > /dev/null || return 1
+	CC_BPF_LOADED=
 }
 
 # cc_hosts NSENDERS: what every configuration needs on the hosts: room
@@ -121,14 +204,14 @@ cc_hosts()
 }
 
 # cc_leaf CC: the bottleneck leaf (qdisc and its parameters) for CC:
-# RED/ECN at dctcp's K for dctcp, ldcp's own RED profile for ldcp, a
-# fifo of 1000 packets for the others
+# RED/ECN at dctcp's K for dctcp, ldcp's own RED profile for ldcp and
+# ldcp_bpf, a fifo of 1000 packets for the others
 cc_leaf()
 {
 	case $1 in
 	dctcp)	topo_red_ecn "$CC_DCTCP_K" ;;
-	ldcp)	cc_red_ldcp ;;
-	hpcc|cubic|bbr|paced)	echo pfifo limit 1000 ;;
+	ldcp|ldcp_bpf)	cc_red_ldcp ;;
+	hpcc|hpcc_bpf|cubic|bbr|paced)	echo pfifo limit 1000 ;;
 	*)	echo "cc_leaf: unknown $1" >&2; return 1 ;;
 	esac
 }
@@ -153,6 +236,48 @@ cc_detach_u()
 
 	for h in "$@"; do
 		topo_csigctl "$h" detach "$h-eth0" 2> /dev/null
+	done
+}
+
+# cc_cgroup2: a cgroup v2 hierarchy, mounted at /sys/fs/cgroup when
+# there is none (tools/vm/run's guest mounts none; selftests/vm/csig_bpf.sh)
+cc_cgroup2()
+{
+	awk '$3 == "cgroup2" { f = 1 } END { exit !f }' /proc/mounts ||
+		mount -t cgroup2 none /sys/fs/cgroup
+}
+
+# cc_csighost on HOST... | off: the CSIG host path in BPF, csighost, on
+# each HOST's eth0 (its tc program on the ingress) and its sock_ops
+# program on the cgroup v2 root, which every process of the guest is
+# under (the hosts' iperf3 alike), with tcp_csig_opt's insert_mark for
+# cc_insert_u's rule; and the module, which is one for the kernel and
+# sees every namespace's packets, told neither to offer nor to accept
+# meanwhile (selftests/vm/csig_bpf.sh, whose checks show that it then
+# adds nothing to the BPF hosts' segments, and that the tc program takes
+# the tags out before the module's handler sees them).  off undoes it
+# (nothing to undo is fine).  The sock_ops program is attached to the
+# root once, by the first HOST's attach, and goes with the first detach.
+CC_CSIGHOST=
+cc_csighost()
+{
+	local h m
+
+	if [ "$1" = off ]; then
+		[ -n "$CC_CSIGHOST" ] || return 0
+		for h in $CC_CSIGHOST; do
+			"$_cc_csighost" -n "$TOPO$h" detach "$h-eth0" > /dev/null 2>&1
+		done
+		CC_CSIGHOST=
+		echo 1 > "$_cc_csig_p/offer" && echo 1 > "$_cc_csig_p/accept_offers"
+		return
+	fi
+	shift
+	m=$(topo_csig_mark) && cc_cgroup2 || return 1
+	echo 0 > "$_cc_csig_p/offer" && echo 0 > "$_cc_csig_p/accept_offers" || return 1
+	for h in "$@"; do
+		CC_CSIGHOST+=" $h"
+		"$_cc_csighost" -n "$TOPO$h" attach "$h-eth0" --mark "$m" > /dev/null || return 1
 	done
 }
 
@@ -217,13 +342,18 @@ cc_flow_args()
 	echo "--fq-rate $(cc_pace_kbit 95 "$2")K"
 }
 
-# cc_unpaced CC...: the CCs but paced, a long-flow reference only
-cc_unpaced()
+# cc_all_scenarios CC...: the CCs but the long-flow scenarios' own
+# entries: paced, a reference, and the BPF flavour's (named on stderr)
+cc_all_scenarios()
 {
 	local c
 
 	for c in "$@"; do
-		[ "$(cc_base "$c")" = paced ] || echo "$c"
+		case $(cc_base "$c") in
+		paced)		;;
+		*_bpf)		echo "cc.sh: $c left out: long-flow scenarios only" >&2 ;;
+		*)		echo "$c" ;;
+		esac
 	done | xargs
 }
 
@@ -281,12 +411,99 @@ cc_config()
 
 	topo_csigctl sw detach sw-r 2> /dev/null
 	cc_detach_u "${senders[@]}"
+	cc_csighost off
 	leaf=$(cc_leaf "$1") || return 1
 	# shellcheck disable=SC2086 # the leaf is words: qdisc, parameters
 	topo_set_leaf $leaf || return 1
 	cc_transit sw sw-r $((RATE_MBIT * CC_CAP_PCT / 100))mbit || return 1
-	[ "$1" = hpcc ] || return 0
-	cc_insert_u "${senders[@]}"
+	case $1 in
+	hpcc)		cc_insert_u "${senders[@]}" ;;
+	hpcc_bpf)	cc_csighost on "${senders[@]}" r && cc_insert_u "${senders[@]}" ;;
+	esac
+}
+
+# cc_is_bpf CC: whether CC is one of the BPF flavour's
+cc_is_bpf()
+{
+	[[ " $CC_BPF " == *" $(cc_base "$1") "* ]]
+}
+
+# cc_bpf_counters CC: for a BPF flavour's CC, its counters in dccbpf
+# show (the host's, all namespaces) as NAME=VALUE words; for hpcc_bpf
+# also tcp_csig_opt's offers (s1's mod_syn_offered) and acceptances
+# (r's mod_synack_accepted), which its runs must leave alone.  Nothing
+# for other CCs.
+cc_bpf_counters()
+{
+	local c
+
+	cc_is_bpf "$1" || return 0
+	c=$(cc_base "$1")
+	{
+		"$_cc_dccbpf" show 2> /dev/null |
+			awk -v cc="$c:" '/^[a-z]/ { f = ($1 == cc) }
+				f && /^  [a-z_]+ [0-9]+$/ { print $1 "=" $2 }'
+		if [ "$c" = hpcc_bpf ]; then
+			# shellcheck disable=SC2016 # awk's
+			topo_exec s1 awk '$1 == "syn_offered" { print "mod_" $1 "=" $2 }' /proc/net/csig_opt
+			# shellcheck disable=SC2016
+			topo_exec r awk '$1 == "synack_accepted" { print "mod_" $1 "=" $2 }' /proc/net/csig_opt
+		fi
+	} | xargs
+}
+
+# cc_bpf_delta BEFORE AFTER: cc_bpf_counters' words, AFTER less BEFORE
+cc_bpf_delta()
+{
+	awk -v a="$1" -v b="$2" 'BEGIN {
+		n = split(a, x, " ")
+		for (i = 1; i <= n; i++) { split(x[i], kv, "="); v[kv[1]] = kv[2] }
+		n = split(b, y, " ")
+		for (i = 1; i <= n; i++) {
+			split(y[i], kv, "=")
+			printf "%s%s=%d", (i > 1 ? " " : ""), kv[1], kv[2] - v[kv[1]]
+		}
+		print "" }'
+}
+
+# cc_bpf_check CC NFLOWS DELTA: whether a run of CC (hpcc_bpf, ldcp_bpf)
+# ran as its module twin's does, from its counters over the run
+# (cc_bpf_delta): hpcc_bpf on U, every flow it started negotiated CSIG
+# (flows, at least NFLOWS: the receivers' and iperf3's control
+# connections count too) and none ran the fallback from the start
+# (flows_no_csig), U samples taken, tcp_csig_opt out of the way; ldcp_bpf
+# with ECN on every flow.  Prints the verdict: "on U" or "with ECN", or
+# what failed (and returns 1).
+cc_bpf_check()
+{
+	local -A c
+	local kv
+
+	for kv in $3; do
+		c[${kv%%=*}]=${kv#*=}
+	done
+	case $(cc_base "$1") in
+	hpcc_bpf)
+		if ((${c[flows]:-0} >= $2 && ${c[flows_no_csig]:-1} == 0 &&
+		     ${c[samples_u]:-0} > 0 && ${c[mod_syn_offered]:-1} == 0 &&
+		     ${c[mod_synack_accepted]:-1} == 0)); then
+			echo "on U"
+			return 0
+		fi
+		echo "NOT on U: flows +${c[flows]:-?} (>= $2), flows_no_csig" \
+			"+${c[flows_no_csig]:-?} (0), samples_u +${c[samples_u]:-?} (> 0)," \
+			"tcp_csig_opt's offers +${c[mod_syn_offered]:-?} and acceptances" \
+			"+${c[mod_synack_accepted]:-?} (0)" ;;
+	ldcp_bpf)
+		if ((${c[flows]:-0} >= $2 && ${c[flows_no_ecn]:-1} == 0)); then
+			echo "with ECN"
+			return 0
+		fi
+		echo "NOT with ECN: flows +${c[flows]:-?} (>= $2)," \
+			"flows_no_ecn +${c[flows_no_ecn]:-?} (0)" ;;
+	*)	echo "cc_bpf_check: $1 is not the BPF flavour's" ;;
+	esac
+	return 1
 }
 
 # cc_nstat_sum COUNTER NSENDERS: COUNTER (nstat's name, e.g.

@@ -22,9 +22,9 @@ SCENARIO=$CC_PREFIX$SCENARIO
 
 ROUNDS=${ROUNDS:-3}
 CCS=${CCS:-$CC_ALL}
-# paced is a long-flow reference (cc.sh): not run here
+# paced and the BPF flavour are long-flow entries (cc.sh): not run here
 # shellcheck disable=SC2086
-CCS=$(cc_unpaced $CCS)
+CCS=$(cc_all_scenarios $CCS)
 RATE_MBIT=${RATE_MBIT:-100}
 TOPO_RATE=${RATE_MBIT}mbit
 RESULTS=${RESULTS:-${VT_OUT:-/tmp}/results}

@@ -6,9 +6,12 @@
 # dumbbell's bottleneck at RATE_MBIT with TOPO_DELAY of base delay; flow
 # i starts (i - 1) * LATE s after the first and all run to SECS.  For
 # each of ROUNDS rounds and each CC of CCS (cc.sh configures the
-# bottleneck for it; a CC may be a variant, hpcc,KEY=VAL: cc_params),
-# one JSON record (longrun.py) in $RESULTS/SCENARIO-CC-rROUND.json and a
-# progress line.  Measured: from
+# bottleneck for it; a CC may be a variant, hpcc,KEY=VAL: cc_params, or
+# the BPF flavour's hpcc_bpf or ldcp_bpf), one JSON record (longrun.py)
+# in $RESULTS/SCENARIO-CC-rROUND.json and a progress line.  A BPF
+# flavour's record also holds its dccbpf counters over the run and
+# cc_bpf_check's verdict (hpcc_bpf on U, ldcp_bpf with ECN); a run that
+# fails it says so and fails the scenario.  Measured: from
 # 2 s after the last flow started to 1 s before the end, with the guest's
 # CPU time over the same window (all vCPUs: the senders, the switch and
 # the receiver alike, and the measuring tools, the same for every CC).
@@ -51,6 +54,7 @@ rc=0
 for ((r = 1; r <= ROUNDS; r++)); do
 	for cc in $CCS; do
 		cc_config "$cc" "$NFLOWS" || { rc=1; continue; }
+		bpf0=$(cc_bpf_counters "$cc")
 		w=$(mktemp -d)
 		for ((i = 1; i <= NFLOWS; i++)); do
 			topo_exec r iperf3 -s -D -1 -p $((5200 + i)) > /dev/null 2>&1
@@ -83,6 +87,18 @@ for ((r = 1; r <= ROUNDS; r++)); do
 		cpu1=$(bench_cpu)
 		topo_csigctl sw --json show sw-r > "$w/qh1"
 		wait
+		bpf=()
+		if cc_is_bpf "$cc"; then
+			bpf_d=$(cc_bpf_delta "$bpf0" "$(cc_bpf_counters "$cc")")
+			if bpf_v=$(cc_bpf_check "$cc" "$NFLOWS" "$bpf_d"); then
+				bpf=(bpf_ok=1)
+			else
+				echo "$SCENARIO r$r $cc: $bpf_v; dccbpf's counters over the run: $bpf_d" >&2
+				bpf=(bpf_ok=0)
+				rc=1
+			fi
+			bpf+=(bpf_check="$bpf_v" bpf_counters="$bpf_d")
+		fi
 		python3 "$here_lf/longrun.py" "$RESULTS/$SCENARIO-$cc-r$r.json" \
 			scenario="$SCENARIO" cc="$cc" round="$r" kernel="$(uname -r)" \
 			rate_mbit="$RATE_MBIT" delay="$TOPO_DELAY" delays="${delays% }" secs="$SECS" \
@@ -90,7 +106,7 @@ for ((r = 1; r <= ROUNDS; r++)); do
 			qh0="$w/qh0" qh1="$w/qh1" ping="$w/ping" backlog="$w/backlog" \
 			backlog_dt=0.1 drops="$(topo_dropped)" marks="$(topo_qdisc_stat marked)" \
 			syn_retrans=$(($(cc_nstat_sum TcpExtTCPSynRetrans "$NFLOWS") - syn0)) \
-			cpu="$cpu0 $cpu1" hz="$(getconf CLK_TCK)" \
+			cpu="$cpu0 $cpu1" hz="$(getconf CLK_TCK)" "${bpf[@]}" \
 			-- "${args[@]}" || rc=1
 		if [ -n "$KEEP_RAW" ]; then
 			mkdir -p "$RESULTS/raw" && mv "$w" "$RESULTS/raw/$SCENARIO-$cc-r$r"
@@ -100,3 +116,4 @@ for ((r = 1; r <= ROUNDS; r++)); do
 	done
 done
 cc_params_restore || rc=1
+cc_unload "$NFLOWS" || rc=1

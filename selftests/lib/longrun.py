@@ -19,6 +19,11 @@ key=value pairs give the run's description and the raw readings:
                       TOTAL0 BUSY1 TOTAL1" (all vCPUs), and ticks per s:
                       cpu_busy (0..1) and the goodput per busy CPU
                       second, mbit_per_cpu_s
+    bpf_counters, bpf_ok, bpf_check
+                      for the BPF flavour's CCs (selftests/lib/cc.sh):
+                      its dccbpf counters over the run, "NAME=N ...",
+                      and whether it ran as meant (1 or 0) with the
+                      verdict, e.g. "on U": the record's "bpf"
 
 Each IPERF.json is an iperf3 -J -i 0.5 report of one flow that was
 started START s after the first; with END, a file holding the time
@@ -184,6 +189,12 @@ def main():
             "backlog_t0": t0, "backlog": backlog,
         },
     }
+    if "bpf_counters" in kv:
+        rec["bpf"] = {
+            "ok": kv.get("bpf_ok") == "1", "check": kv.get("bpf_check", ""),
+            "counters": {k: int(v) for k, v in
+                         (w.split("=", 1) for w in kv["bpf_counters"].split())},
+        }
     with open(out, "w") as f:
         json.dump(rec, f)
     m = rec["metrics"]
@@ -195,7 +206,8 @@ def main():
           (rec["scenario"], rec["round"], rec["cc"], 100 * m["util"],
            f(q50, "%.0f"), f(q99, "%.0f"), f(m["rtt_p99_ms"], "%.2f"),
            f(m["jain"], "%.3f"), f(m["jain_min"], "%.3f"), f(conv, "%.1f"), m["drops"], m["marks"],
-           f(cpu_busy and 100 * cpu_busy, "%.0f"), f(mbit_cpu, "%.0f")))
+           f(cpu_busy and 100 * cpu_busy, "%.0f"), f(mbit_cpu, "%.0f")) +
+          ("  %s" % rec["bpf"]["check"] if "bpf" in rec else ""))
 
 
 if __name__ == "__main__":
