@@ -40,24 +40,26 @@ def spoofed(dst):
     return ".".join(dst.split(".")[:3] + [str(random.randint(101, 250))])
 
 
-def frame(iface, mac, src, payload):
-    return pkt.eth(mac, pkt.ifmac(iface)) + pkt.ethertype(src) + payload
+def header(iface, mac, addr):
+    """The Ethernet header of frames from @iface to @mac carrying a packet
+    of @addr's family."""
+    return pkt.eth(mac, pkt.ifmac(iface)) + pkt.ethertype(addr)
 
 
 def synflood(iface, mac, dst, dport, count, rate=500):
-    frames = []
+    eth, frames = header(iface, mac, dst), []
     for _ in range(int(count)):
         src = spoofed(dst)
-        frames.append(frame(iface, mac, src, pkt.ip(src, dst, pkt.tcp(
+        frames.append(eth + pkt.ip(src, dst, pkt.tcp(
             src, dst, random.randint(1024, 65535), int(dport),
-            random.getrandbits(32), 0, pkt.SYN, OFFER, win=8192))))
+            random.getrandbits(32), 0, pkt.SYN, OFFER, win=8192)))
     pkt.send(iface, frames, float(rate))
 
 
 def synack(iface, mac, src, sport, dst, dport):
-    pkt.send(iface, [frame(iface, mac, src, pkt.ip(src, dst, pkt.tcp(
+    pkt.send(iface, [header(iface, mac, src) + pkt.ip(src, dst, pkt.tcp(
         src, dst, int(sport), int(dport), random.getrandbits(32),
-        random.getrandbits(32), pkt.SYN | pkt.ACK, OFFER, win=8192)))])
+        random.getrandbits(32), pkt.SYN | pkt.ACK, OFFER, win=8192))])
 
 
 def compact_tag(typ, s, lm):
@@ -80,14 +82,13 @@ def tags(iface, sniff_if, mac, src, sport, dst, dport, count):
         sys.exit("no segment of the connection seen")
     seq, ack = seen[0]["ack"], seen[0]["seq"]
     tag = TPC.to_bytes(2, "big") + compact_tag(5, 31, 99)
-    frames = []
+    eth, et, frames = pkt.eth(mac, pkt.ifmac(iface)), pkt.ethertype(src), []
     for i in range(int(count)):
         s = (seq + (1 << 31) + random.randint(-(1 << 29), 1 << 29)) & 0xffffffff
         a = ack if i % 2 == 0 else random.getrandbits(32)
         seg = pkt.ip(src, dst, pkt.tcp(src, dst, int(sport), int(dport), s, a,
                                        pkt.ACK, payload=b"x" * 100, win=8192))
-        frames.append(pkt.eth(mac, pkt.ifmac(iface)) + tag +
-                      pkt.ethertype(src) + seg)
+        frames.append(eth + tag + et + seg)
     pkt.send(iface, frames)
     print("seen seq %u ack %u" % (seq, ack))
 
