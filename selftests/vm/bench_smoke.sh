@@ -5,13 +5,15 @@
 # dumbbell scenario (selftests/bench/dumbbell.sh) with two flows for
 # 5 s, one round of hpcc, ldcp and cubic, each with its own bottleneck
 # (selftests/lib/cc.sh), and the web-search mix (websearch.sh) at 30%
-# for 3 s with hpcc and cubic; then tools/bench_report.py's tables and
-# plots from the records.  Checks that each run left a record with
-# readings (utilisation, the port model's queue histogram, RTTs, both
-# flows' series, the qdisc's backlog samples, the CPU time; for the mix,
-# every flow completed and timed), that the report has a row per congestion
-# control, the ratios, the slowdown per size and the PNG plots, and
-# that the modules unload afterwards.  Not a benchmark: no figure is
+# for 3 s with hpcc and cubic; then tools/bench_report.py's tables from
+# the records.  Checks that each run left a record with readings
+# (utilisation, the port model's queue histogram, RTTs, both flows'
+# series, the qdisc's backlog samples, the CPU time; for the mix, every
+# flow completed and timed), that the report has a row per congestion
+# control, the ratios and the slowdown per size, and that the modules
+# unload afterwards.  The plots are selftests/host/bench_pipeline.t's:
+# under TCG matplotlib's import and drawing took 36 s of this test's
+# 137.  Not a benchmark: no figure is
 # compared.  The harness is the same userspace on every kernel, and
 # hpcc.sh and ldcp.sh run the algorithms on each: it runs on the 6.1
 # target only, to keep the suite's time.
@@ -24,7 +26,7 @@ case $(uname -r) in
 *) ktap_skip_all "the benchmark harness is tested on the 6.1 target (the algorithms are tested on every kernel by hpcc.sh and ldcp.sh)" ;;
 esac
 
-ktap_plan 9
+ktap_plan 8
 allowed=$(sysctl -n net.ipv4.tcp_allowed_congestion_control)
 res=$(mktemp -d)
 out=$(ROUNDS=1 NFLOWS=2 SECS=5 CCS="hpcc ldcp cubic" RESULTS=$res \
@@ -66,8 +68,7 @@ done
 [ "$(jq -c '[.series.fct[][0]] | sort' "$res/websearch30-hpcc-r1.json")" = \
 	"$(jq -c '[.series.fct[][0]] | sort' "$res/websearch30-cubic-r1.json")" ] || good=0
 ktap_expect "each mix record has its flows, all completed, the same sizes for both" "$good == 2"
-pd=$(mktemp -d)
-rep=$(python3 "$top/tools/bench_report.py" --plots "$pd" "$res")
+rep=$(python3 "$top/tools/bench_report.py" "$res")
 rrc=$?
 printf '%s\n' "$rep" | sed 's/^/# /'
 ktap_expect "bench_report.py: a table row per congestion control" \
@@ -76,13 +77,7 @@ ktap_expect "... and hpcc's and ldcp's ratios to cubic" \
 	"$(printf '%s\n' "$rep" | grep -cE '^- (hpcc|ldcp) / cubic: util [0-9.]+, queue p99 [0-9.]+')== 2"
 ktap_expect "... and the web-search mix's slowdown per flow size" \
 	"$(printf '%s\n' "$rep" | grep -cE '^\| (hpcc|cubic) \| ([0-9.]+ / [0-9.]+ / [0-9.]+ \([0-9]+\)|-) \|')== 2"
-png=0
-for f in "$pd/dumbbell-queue.png" "$pd/dumbbell-flows.png" "$pd/websearch30-queue.png" \
-	 "$pd/websearch30-fct.png"; do
-	[ "$(head -c 4 "$f" 2> /dev/null | od -An -tx1 | tr -d ' ')" = 89504e47 ] && png=$((png + 1))
-done
-ktap_expect "... and the queue, throughput and FCT plots (PNG)" "$png == 4"
-rm -rf "$res" "$pd"
+rm -rf "$res"
 sysctl -qw net.ipv4.tcp_allowed_congestion_control="$allowed"
 sleep 1
 ktap_run "the modules unload" rmmod tcp_hpcc tcp_ldcp tcp_csig_opt
