@@ -18,10 +18,13 @@
  * receiver).  A stock receiver (RFC 3168) holds ECE from the first CE
  * until the sender's CWR instead: Documentation/tcp_ldcp.rst.
  *
- * Fast start's packets other than the IW-th (and a last one) leave
- * not-ECN-capable, so that a WRED/ECN queue over its threshold drops them
- * rather than marking (sections 2.3 and 3.1).  TCP sets the ECN field per
- * socket, so a netfilter LOCAL_OUT hook clears ECT on those segments
+ * With fs_not_ect=1, fast start's packets other than the IW-th (and a
+ * last one) leave not-ECN-capable, so that a WRED/ECN queue over its
+ * threshold drops them rather than marking (sections 2.3 and 3.1); by
+ * default they leave ECT, as TCP recovers a first window's drops a round
+ * trip or an RTO late (Documentation/tcp_ldcp.rst, "Departures from the draft").  TCP
+ * sets the ECN field per socket, so a netfilter LOCAL_OUT hook clears ECT
+ * on those segments
  * (ldcp_fs_ect()), and fast start sends one packet per skb so that no
  * TSO burst straddles the IW-th packet: Documentation/tcp_ldcp.rst.
  */
@@ -77,11 +80,11 @@ DEFINE_RANGE_PARAM_OPS(fast_start, 0, 1);
 module_param_cb(fast_start, &fast_start_ops, &fast_start, 0644);
 MODULE_PARM_DESC(fast_start,
 		 "1: start at IW in fast start (section 2.3); 0: TCP's initial window, PAWA from the start (default 1)");
-static unsigned int fs_not_ect = 1;
+static unsigned int fs_not_ect;
 DEFINE_RANGE_PARAM_OPS(fs_not_ect, 0, 1);
 module_param_cb(fs_not_ect, &fs_not_ect_ops, &fs_not_ect, 0644);
 MODULE_PARM_DESC(fs_not_ect,
-		 "1: fast start's packets before the IW-th leave not-ECN-capable (section 3.1); 0: all ECT (default 1)");
+		 "1: fast start's packets before the IW-th leave not-ECN-capable (section 3.1); 0: all ECT (default 0)");
 static unsigned int below_one_inc = 1;
 DEFINE_RANGE_PARAM_OPS(below_one_inc, 0, 1);
 module_param_cb(below_one_inc, &below_one_inc_ops, &below_one_inc, 0644);

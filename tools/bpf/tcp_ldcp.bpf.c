@@ -11,11 +11,11 @@
  * of the CE state).
  *
  * What it cannot do the same way (Documentation/bpf.rst): fast start's
- * packets all leave ECN-capable, as the module's with fs_not_ect=0 (the
- * module clears ECT per packet in a netfilter hook, on packets it keeps
- * one per skb by capping sk_gso_max_segs; a struct_ops program can do
- * neither); no get_info and no tracepoint; parameters fixed when the
- * loader loads it; counters for the whole host.
+ * packets all leave ECN-capable, as the module's do by default, with no
+ * fs_not_ect=1 (the module clears ECT per packet in a netfilter hook, on
+ * packets it keeps one per skb by capping sk_gso_max_segs; a struct_ops
+ * program can do neither); no get_info and no tracepoint; parameters
+ * fixed when the loader loads it; counters for the whole host.
  */
 #include <linux/bpf.h>
 
