@@ -40,10 +40,10 @@ def spoofed(dst):
     return ".".join(dst.split(".")[:3] + [str(random.randint(101, 250))])
 
 
-def header(iface, mac, addr):
+def header(iface, mac, addr, tag=b""):
     """The Ethernet header of frames from @iface to @mac carrying a packet
-    of @addr's family."""
-    return pkt.eth(mac, pkt.ifmac(iface)) + pkt.ethertype(addr)
+    of @addr's family, with @tag (a TPID and its tag) before the type."""
+    return pkt.eth(mac, pkt.ifmac(iface)) + tag + pkt.ethertype(addr)
 
 
 def synflood(iface, mac, dst, dport, count, rate=500):
@@ -82,13 +82,13 @@ def tags(iface, sniff_if, mac, src, sport, dst, dport, count):
         sys.exit("no segment of the connection seen")
     seq, ack = seen[0]["ack"], seen[0]["seq"]
     tag = TPC.to_bytes(2, "big") + compact_tag(5, 31, 99)
-    eth, et, frames = pkt.eth(mac, pkt.ifmac(iface)), pkt.ethertype(src), []
+    eth, frames = header(iface, mac, src, tag), []
     for i in range(int(count)):
         s = (seq + (1 << 31) + random.randint(-(1 << 29), 1 << 29)) & 0xffffffff
         a = ack if i % 2 == 0 else random.getrandbits(32)
         seg = pkt.ip(src, dst, pkt.tcp(src, dst, int(sport), int(dport), s, a,
                                        pkt.ACK, payload=b"x" * 100, win=8192))
-        frames.append(eth + tag + et + seg)
+        frames.append(eth + seg)
     pkt.send(iface, frames)
     print("seen seq %u ack %u" % (seq, ack))
 
