@@ -22,11 +22,11 @@
  * last one) leave not-ECN-capable, so that a WRED/ECN queue over its
  * threshold drops them rather than marking (sections 2.3 and 3.1); by
  * default they leave ECT, as TCP recovers a first window's drops a round
- * trip or an RTO late (Documentation/tcp_ldcp.rst, "Departures from the draft").  TCP
- * sets the ECN field per socket, so a netfilter LOCAL_OUT hook clears ECT
- * on those segments
- * (ldcp_fs_ect()), and fast start sends one packet per skb so that no
- * TSO burst straddles the IW-th packet: Documentation/tcp_ldcp.rst.
+ * trip or an RTO late (Documentation/tcp_ldcp.rst, "Departures from the
+ * draft").  TCP sets the ECN field per socket, so a netfilter LOCAL_OUT
+ * hook clears ECT on those segments (ldcp_fs_ect()), and fast start sends
+ * one packet per skb so that no TSO burst straddles the IW-th packet:
+ * Documentation/tcp_ldcp.rst.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
