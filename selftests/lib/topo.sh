@@ -446,6 +446,26 @@ topo_iperf()
 		-J "$@"
 }
 
+# topo_two_flows SECS LATE [S2ARGS...]: two bulk flows to r, 0.5 s
+# intervals in JSON, s1's for SECS s and s2's (to port 5202, with
+# S2ARGS) joining LATE s later and ending with it; sets j1 and j2, their
+# files, and p1 and p2, their PIDs, and returns once s2's has started
+topo_two_flows()
+{
+	local t=$1 late=$2
+
+	shift 2
+	j1=$(mktemp) j2=$(mktemp)
+	topo_iperf_server 5201
+	topo_exec r iperf3 -s -D -1 -p 5202 > /dev/null 2>&1
+	sleep 0.3
+	topo_exec s1 iperf3 -c "$TOPO_RCV_IP" -t "$t" -i 0.5 -J > "$j1" 2>&1 &
+	p1=$!
+	sleep "$late"
+	topo_exec s2 iperf3 -c "$TOPO_RCV_IP" -p 5202 -t $((t - late)) -i 0.5 -J "$@" > "$j2" 2>&1 &
+	p2=$!
+}
+
 # topo_chain NHOPS: a sender, NHOPS switches and a receiver in a line,
 #
 #   s1 --> [h1] --> [h2] --> ... --> [hN] --> r

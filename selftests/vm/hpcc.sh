@@ -136,15 +136,8 @@ echo 2 > $P/nflows
 two_vars="j1 j2 q0 q1 p1 p2 st1 fl1 sig st2 ssout ts0 ts1 rc1 rc2 util npk p50 p99 qmax"
 two_flows()
 {
-	j1=$(mktemp) j2=$(mktemp) q0=$(mktemp) q1=$(mktemp)
-	topo_iperf_server 5201
-	topo_exec r iperf3 -s -D -1 -p 5202 > /dev/null 2>&1
-	sleep 0.3
-	topo_exec s1 iperf3 -c "$TOPO_RCV_IP" -t 14 -i 0.5 -J > "$j1" 2>&1 &
-	p1=$!
-	sleep 4
-	topo_exec s2 iperf3 -c "$TOPO_RCV_IP" -p 5202 -C hpcc -t 10 -i 0.5 -J > "$j2" 2>&1 &
-	p2=$!
+	q0=$(mktemp) q1=$(mktemp)
+	topo_two_flows 14 4 -C hpcc
 	sleep 2
 	st1=$(topo_exec s1 "$HPCCSTAT" | grep ':5201 ' | tail -1)
 	fl1=$(topo_exec s1 cat /proc/net/csig_opt_flows | grep -o ':5201 negotiated.*' | tail -1)

@@ -263,15 +263,7 @@ k0=$(ctr r acks_now) o0=$(topo_nstat r TcpOutSegs)
 # and score, the lesser ratio of utilisation and fairness to their goals
 two_flows()
 {
-	j1=$(mktemp) j2=$(mktemp)
-	topo_iperf_server 5201
-	topo_exec r iperf3 -s -D -1 -p 5202 > /dev/null 2>&1
-	sleep 0.3
-	topo_exec s1 iperf3 -c "$TOPO_RCV_IP" -t 12 -i 0.5 -J > "$j1" 2>&1 &
-	p1=$!
-	sleep 3
-	topo_exec s2 iperf3 -c "$TOPO_RCV_IP" -p 5202 -t 9 -i 0.5 -J > "$j2" 2>&1 &
-	p2=$!
+	topo_two_flows 12 3
 	sleep 2
 	ssout=$(topo_exec s1 ss -tin dst "$TOPO_RCV_IP")
 	st=$(topo_exec s1 "$CCSTAT" --json ldcp) stl=$(topo_exec s1 "$CCSTAT" ldcp | head -1)
