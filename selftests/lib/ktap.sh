@@ -76,7 +76,7 @@ ktap_expect()
 # (Documentation/testing.rst, "What a guest's commands cost").
 ktap_best_of_two()
 {
-	local run=$1 v s1
+	local run=$1 v
 	local -A first
 
 	shift
@@ -86,9 +86,8 @@ ktap_best_of_two()
 	for v in score "$@"; do
 		first[$v]=${!v}
 	done
-	s1=$score
 	"$run"
-	awk "BEGIN { exit !(${score:-0} < $s1) }" < /dev/null || return 0
+	awk "BEGIN { exit !(${score:-0} < ${first[score]:-0}) }" < /dev/null || return 0
 	for v in score "$@"; do
 		printf -v "$v" '%s' "${first[$v]}"
 	done
