@@ -17,6 +17,10 @@
 #   cubic, bbr   the kernel's
 #   cubic+csig   cubic with csighost attached and tags inserted: the
 #                cost of the CSIG host path
+#   CC+segsN     CC with the senders' devices capping super-packets at
+#                N segments (gso_max_segs), which a BPF congestion
+#                control cannot do per socket: what the bursts cost
+#                (hpcc_bpf+segs2, cubic+segs2, ...)
 #
 # SECS s each, ROUNDS rounds, the algorithms interleaved in each round.
 # Measured from 2 s after the start to 1 s before the end: the
@@ -230,24 +234,32 @@ rc=0
 for ((r = 1; r <= ROUNDS; r++)); do
 	for cc in $CCS; do
 		algo=${cc%+csig}
-		case $cc in
+		segs=
+		if [[ $algo == *+segs* ]]; then
+			segs=${algo##*+segs}
+			algo=${algo%+segs*}
+		fi
+		for i in 1 2; do
+			ip -n "${TOPO}s$i" link set "s$i-eth0" gso_max_segs "${segs:-65535}"
+		done
+		case $algo in
 		bpf_dctcp)	wred=$WRED_K,$WRED_K,1 ;;
 		ldcp_bpf)	wred=$WRED_K,$((3 * WRED_K)),1 ;;
 		*)		wred=off ;;
 		esac
 		"$C" -n "${TOPO}sw" set sw-r --wred "$wred" > /dev/null || rc=1
-		case $cc in
-		bpf_dctcp|ldcp_bpf)	routes "$cc" ;;
+		case $algo in
+		bpf_dctcp|ldcp_bpf)	routes "$algo" ;;
 		*)			routes ;;
 		esac
 		case $cc in
-		hpcc_bpf|*+csig)	csig on || { echo "native: csig on failed" >&2; rc=1; } ;;
+		hpcc_bpf*|*+csig)	csig on || { echo "native: csig on failed" >&2; rc=1; } ;;
 		esac
 		[ "$algo" = hpcc_bpf ] && h0=$("$D" show)
 		mbit=$(flows "$algo" "$SECS" m)
 		[ "$algo" = hpcc_bpf ] && h1=$("$D" show)
 		case $cc in
-		hpcc_bpf|*+csig)	csig off ;;
+		hpcc_bpf*|*+csig)	csig off ;;
 		esac
 		util=$(topo_util "$(cat "$w/m.0.tx")" "$(cat "$w/m.1.tx")" "$CAP_MBIT")
 		read -r q50 q99 _ <<< "$(python3 "$PY" q "$w/m.0.qh" "$w/m.1.qh")"
