@@ -4,16 +4,19 @@
 # The harness's first real test, on in-tree code only: dctcp through a
 # RED/ECN bottleneck marks, fills the link, and holds a much smaller queue
 # than cubic does on a fifo of the same link (the comparison that tells
-# them apart: cubic's p50 queue at least twice dctcp's).
+# them apart: cubic's p50 queue at least 1.5 times dctcp's).
 #
-# Bottleneck: htb at TOPO_RATE (200 Mbit/s), 1 ms of base delay on the ACK
+# Bottleneck: htb at TOPO_RATE (100 Mbit/s), 1 ms of base delay on the ACK
 # path.  RED marks at K = 30 KB on the instantaneous queue (the DCTCP
-# paper's setting for this rate: K ~ C * RTT / 7 with room to spare).
+# paper's rule, K > C * RTT / 7, with room to spare).  100 Mbit/s, not
+# more: the check is that the link, not the emulated hosts' CPU, sets
+# the rate, and a slow machine under the VM held one flow at 141 Mbit/s
+# of 200 in both runs (Documentation/testing.rst).
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib/ktap.sh"
 . "$here/../lib/topo.sh"
 
-RATE_MBIT=200
+RATE_MBIT=100
 TOPO_RATE=${RATE_MBIT}mbit
 RED=$(topo_red_ecn 30000)
 FIFO="pfifo limit 1000"
@@ -77,11 +80,14 @@ ktap_diag "cubic/fifo: $(printf %.1f "$cubic_tput") Mbit/s, queue p50 $cubic_p50
 
 ktap_expect "cubic: throughput >= 80% of the bottleneck" \
 	"$cubic_tput >= 0.8 * $RATE_MBIT"
-ktap_expect "cubic on a fifo queues more than dctcp (p50 at least 2x)" \
-	"$cubic_p50 >= 2 * $dctcp_p50 && $cubic_p50 > 30000"
+# At 100 Mbit/s Cubic's p50 on the fifo was 64-91 KB, 1.87-2.7 times
+# DCTCP's, in eight runs on both kernels (4-4.5 times at 200 Mbit/s,
+# where DCTCP's rate is the emulated hosts' to set): 1.5 times, not 2.
+ktap_expect "cubic on a fifo queues more than dctcp (p50 at least 1.5x)" \
+	"$cubic_p50 >= 1.5 * $dctcp_p50 && $cubic_p50 > 30000"
 # With GSO on, the queue holds ~15 KB super-packets, and marks act an RTT
-# (~25 KB of arrivals) after the queue passes K: a p50 of four units
-# (60.5 KB) is normal DCTCP here, so the bound is 3K, not 2K.
+# after the queue passes K: a p50 of four units (60.5 KB) was normal
+# DCTCP here at 200 Mbit/s (33 KB at 100), so the bound is 3K, not 2K.
 ktap_expect "dctcp holds its p50 queue near K (< 3 * 30 KB)" \
 	"$dctcp_p50 < 90000"
 
