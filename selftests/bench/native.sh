@@ -231,6 +231,8 @@ echo "native: $(uname -r), $(nproc) CPUs; unshaped bridge: $unshaped Mbit/s (two
 	"bottleneck htb $RATE_MBIT Mbit/s, port model C $CAP_MBIT Mbit/s, T $T_US us," \
 	"WRED K $WRED_K B; $ROUNDS rounds of $SECS s of: $CCS"
 rc=0
+# the senders' own gso_max_segs, for the entries without +segsN
+gso_segs=$(topo_gso_segs s1)
 for ((r = 1; r <= ROUNDS; r++)); do
 	for cc in $CCS; do
 		algo=${cc%+csig}
@@ -240,7 +242,7 @@ for ((r = 1; r <= ROUNDS; r++)); do
 			algo=${algo%+segs*}
 		fi
 		for i in 1 2; do
-			ip -n "${TOPO}s$i" link set "s$i-eth0" gso_max_segs "${segs:-65535}"
+			ip -n "${TOPO}s$i" link set "s$i-eth0" gso_max_segs "${segs:-$gso_segs}"
 		done
 		case $algo in
 		bpf_dctcp)	wred=$WRED_K,$WRED_K,1 ;;

@@ -94,16 +94,17 @@ for b in "$@"; do
 	profiles=${PROFILE:-dc small}
 	[[ $scenarios == *" $n "* ]] || profiles=-
 	for p in $profiles; do
+		label=$([ "$p" = - ] || echo " PROFILE=$p")
 		out=${VT_OUT:-/tmp}/$n.txt
 		[ "$p" = - ] || [ -n "${PROFILE:-}" ] || out=${VT_OUT:-/tmp}/$n-$p.txt
-		echo "== $n ($(uname -r))$([ "$p" = - ] || echo " PROFILE=$p")" | tee "$out"
+		echo "== $n ($(uname -r))$label" | tee "$out"
 		t0=$SECONDS
 		# "-": the benchmark's own path, PROFILE as given (cc.sh
 		# takes an empty one for small)
 		PROFILE=${p/#-/${PROFILE:-}} bash "$b" 2>&1 | tee -a "$out"
 		[ "${PIPESTATUS[0]}" = 0 ] || rc=1
 		unload || rc=1
-		echo "== $n$([ "$p" = - ] || echo " PROFILE=$p"): $((SECONDS - t0)) s" | tee -a "$out"
+		echo "== $n$label: $((SECONDS - t0)) s" | tee -a "$out"
 	done
 done
 echo "== all: $SECONDS s, exit $rc"
