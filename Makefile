@@ -19,8 +19,9 @@
 #                              CCS="..." the algorithms compared (also
 #                              hpcc,KEY=VAL variants, and paced,
 #                              hpcc_bpf and ldcp_bpf in the long-flow
-#                              scenarios), PROFILE=small|dc
-#                              the scenarios' path, LOADS="..." the
+#                              scenarios), PROFILE=dc|small|all
+#                              the scenarios' path (dc, the
+#                              headline, by default), LOADS="..." the
 #                              mixes' loads, FANINS="..." incast's
 #                              fan-ins, TRACE=1 hpcc's events
 #                              (BENCH=hpcc), RATES="..." its

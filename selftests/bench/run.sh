@@ -1,15 +1,16 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# run.sh [ROUNDS=N] [CCS=LIST] [TRACE=0|1] [RATES=LIST] [PROFILE=small|dc]
+# run.sh [ROUNDS=N] [CCS=LIST] [TRACE=0|1] [RATES=LIST] [PROFILE=dc|small|all]
 # [LOADS=LIST] [FANINS=LIST] [BENCH...]:
 # inside the VM (make bench), run each selftests/bench/*.sh (except this
 # one, ackcost.sh, which wants a guest of its own with one vCPU, and
 # native.sh, which runs on the host before the guests boot) or
 # the named ones (a path or a name: make bench BENCH="hpcc csig_opt");
 # each one's output goes to the console and to $VT_OUT/NAME.txt.  The
-# scenarios on selftests/lib/cc.sh's path run at both profiles, dc then
-# small (NAME-dc.txt, NAME-small.txt), unless PROFILE names one.
+# scenarios on selftests/lib/cc.sh's path run at the dc profile, the
+# evaluation's headline, or at the one PROFILE names; PROFILE=all runs
+# both, dc then small (NAME-dc.txt, NAME-small.txt).
 # Each benchmark loads the project's modules with parameters of its own
 # and insmod refuses a module already loaded, so they are unloaded after
 # each.  The namespaces' sockets, which hold the modules, go a little
@@ -46,7 +47,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 # algorithms of the benchmarks that take a list (hpcc.sh); TRACE, the
 # hpcc benchmark's events (hpcc.sh); RATES, its bottlenecks (hpcc.sh);
 # PROFILE, the path's scale for the scenarios on selftests/lib/cc.sh
-# (small or dc); LOADS, the web-search mix's loads (websearch.sh);
+# (dc, small or all); LOADS, the web-search mix's loads (websearch.sh);
 # FANINS, incast's numbers of senders (incast.sh)
 while [[ $# -gt 0 && ( $1 == ROUNDS=* || $1 == CCS=* || $1 == TRACE=* ||
 			$1 == RATES=* || $1 == PROFILE=* || $1 == LOADS=* ||
@@ -59,8 +60,8 @@ while [[ $# -gt 0 && ( $1 == ROUNDS=* || $1 == CCS=* || $1 == TRACE=* ||
 		echo "run.sh: LOADS is a list of per cent loads, not '${1#LOADS=}'" >&2
 		exit 2
 	fi
-	if [[ $1 == PROFILE=* && ! $1 =~ ^PROFILE=(small|dc)$ ]]; then
-		echo "run.sh: PROFILE is small or dc, not '${1#PROFILE=}'" >&2
+	if [[ $1 == PROFILE=* && ! $1 =~ ^PROFILE=(small|dc|all)$ ]]; then
+		echo "run.sh: PROFILE is dc, small or all, not '${1#PROFILE=}'" >&2
 		exit 2
 	fi
 	if [[ $1 == TRACE=* && ! $1 =~ ^TRACE=[01]$ ]]; then
@@ -83,25 +84,26 @@ while [[ $# -gt 0 && ( $1 == ROUNDS=* || $1 == CCS=* || $1 == TRACE=* ||
 	shift
 done
 [ $# -gt 0 ] || set -- $(ls "$here"/*.sh | grep -vE '/(run|ackcost|native)\.sh$')
-# the scenarios on selftests/lib/cc.sh's path run at each profile, dc
-# first, unless PROFILE names one; the other benchmarks have paths of
-# their own
+# the scenarios on selftests/lib/cc.sh's path run at the profile
+# PROFILE names, dc by default, or at both (all); the other benchmarks
+# have paths of their own
 scenarios=" dumbbell convergence rtt parking websearch hadoop incast "
 rc=0
 for b in "$@"; do
 	[ -f "$b" ] || b=$here/$b.sh
 	n=$(basename "$b" .sh)
-	profiles=${PROFILE:-dc small}
+	profiles=${PROFILE:-dc}
+	[ "$profiles" = all ] && profiles="dc small"
 	[[ $scenarios == *" $n "* ]] || profiles=-
 	for p in $profiles; do
 		label=$([ "$p" = - ] || echo " PROFILE=$p")
 		out=${VT_OUT:-/tmp}/$n.txt
-		[ "$p" = - ] || [ -n "${PROFILE:-}" ] || out=${VT_OUT:-/tmp}/$n-$p.txt
+		[ "$p" = - ] || [ "${PROFILE:-}" != all ] || out=${VT_OUT:-/tmp}/$n-$p.txt
 		echo "== $n ($(uname -r))$label" | tee "$out"
 		t0=$SECONDS
-		# "-": the benchmark's own path, PROFILE as given (cc.sh
-		# takes an empty one for small)
-		PROFILE=${p/#-/${PROFILE:-}} bash "$b" 2>&1 | tee -a "$out"
+		# "-": the benchmark's own path, PROFILE as given but all
+		# (cc.sh takes an empty one for small)
+		PROFILE=${p/#-/${PROFILE/#all/}} bash "$b" 2>&1 | tee -a "$out"
 		[ "${PIPESTATUS[0]}" = 0 ] || rc=1
 		unload || rc=1
 		echo "== $n$label: $((SECONDS - t0)) s" | tee -a "$out"
