@@ -394,31 +394,42 @@ cc_params()
 # default makes dctcp's and ldcp's SYNs ECN-capable (Linux sends an ECT
 # SYN when the algorithm needs ECN, and a listener whose algorithm needs
 # it accepts one): the RED/ECN profiles then mark a SYN above their
-# threshold instead of dropping it.
+# threshold instead of dropping it.  The senders' gso_max_segs and U
+# insertion are changed only where the last run's CC left them
+# otherwise (CC_SEGS_SET, CC_U_ON): under TCG each command costs 50-90 ms,
+# a second a run with eight senders.
+CC_SEGS_SET= CC_U_ON=
 cc_config()
 {
-	local leaf senders cc s
+	local leaf senders cc s segs
 
 	cc_params "$1" || return 1
 	cc=$(cc_base "$1")
 	set -- "$cc" "$2"
 	mapfile -t senders < <(seq -f "s%g" "$2")
 	topo_set_cc "$(cc_algo "$1")" "${senders[@]}" r || return 1
-	for s in "${senders[@]}"; do
-		ip -n "$TOPO$s" link set "$s-eth0" gso_max_segs \
-			"$([ "$1" = paced ] && echo 2 || echo "${CC_GSO_SEGS:-65535}")" || return 1
-	done
+	segs=$([ "$1" = paced ] && echo 2 || echo "${CC_GSO_SEGS:-65535}")
+	if [ "$segs" != "$CC_SEGS_SET" ]; then
+		for s in "${senders[@]}"; do
+			ip -n "$TOPO$s" link set "$s-eth0" gso_max_segs "$segs" || return 1
+		done
+		CC_SEGS_SET=$segs
+	fi
 
 	topo_csigctl sw detach sw-r 2> /dev/null
-	cc_detach_u "${senders[@]}"
+	# shellcheck disable=SC2086 # a list of names
+	[ -z "$CC_U_ON" ] || cc_detach_u $CC_U_ON
+	CC_U_ON=
 	cc_csighost off
 	leaf=$(cc_leaf "$1") || return 1
 	# shellcheck disable=SC2086 # the leaf is words: qdisc, parameters
 	topo_set_leaf $leaf || return 1
 	cc_transit sw sw-r $((RATE_MBIT * CC_CAP_PCT / 100))mbit || return 1
 	case $1 in
-	hpcc)		cc_insert_u "${senders[@]}" ;;
-	hpcc_bpf)	cc_csighost on "${senders[@]}" r && cc_insert_u "${senders[@]}" ;;
+	hpcc|hpcc_bpf)
+		[ "$1" = hpcc ] || cc_csighost on "${senders[@]}" r || return 1
+		CC_U_ON="${senders[*]}"
+		cc_insert_u "${senders[@]}" ;;
 	esac
 }
 
