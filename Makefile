@@ -25,8 +25,8 @@
 #                              mixes' loads, FANINS="..." incast's
 #                              fan-ins, TRACE=1 hpcc's events
 #                              (BENCH=hpcc), RATES="..." its
-#                              bottlenecks, Mbit/s; about 3 h at
-#                              the defaults, BENCH_TIMEOUT=s the
+#                              bottlenecks, Mbit/s; about an hour
+#                              at the defaults, BENCH_TIMEOUT=s the
 #                              scenario guest's limit (4 h)
 #   make bench-native          the BPF flavour alone, on the host kernel
 #                              (selftests/bench/native.sh; also
@@ -176,10 +176,10 @@ BENCH_SET = $(if $(ROUNDS),ROUNDS=$(ROUNDS)) $(if $(CCS),'CCS=$(CCS)') \
 # the bench guest's memory: incast at a fan-in of 128 runs 128 Python
 # senders
 BENCH_MEM ?= 6G
-# the scenario guest's limit, seconds: everything at the defaults (both
-# profiles, five algorithms, three rounds) measures out at about 2 h 40
-# min of it on the build machine (Documentation/results.rst, "How long
-# make bench takes")
+# the scenario guest's limit, seconds: the defaults took 55 min of it
+# on the build machine, and TCG runs up to 1.6 times slower at times;
+# PROFILE=all doubles the scenarios (Documentation/results.rst, "How
+# long make bench takes")
 BENCH_TIMEOUT ?= 14400
 bench: unit modules
 	@echo "  BENCH   BPF programs, ns per packet (host)"
