@@ -217,26 +217,31 @@ cc_leaf()
 }
 
 # cc_insert_u HOST...: each HOST's eth0 inserts a U tag into the
-# segments of the marked sockets (topo_csig_mark), hpcc's, on their way out
+# segments of the marked sockets (topo_csig_mark), hpcc's, on their way
+# out; the HOSTs are kept in CC_U_ON for cc_detach_u
+CC_U_ON=
 cc_insert_u()
 {
 	local h m
 
 	m=$(topo_csig_mark) || return 1
 	for h in "$@"; do
+		CC_U_ON+=" $h"
 		topo_csigctl "$h" attach "$h-eth0" insert --select mark \
 			--mark "$m/$m" --types u --format expanded > /dev/null || return 1
 	done
 }
 
-# cc_detach_u HOST...: what cc_insert_u attached, gone (none is fine)
+# cc_detach_u: what cc_insert_u attached (CC_U_ON), gone; nothing is
+# run where nothing was attached: under TCG each command costs 50-90 ms
 cc_detach_u()
 {
 	local h
 
-	for h in "$@"; do
+	for h in $CC_U_ON; do
 		topo_csigctl "$h" detach "$h-eth0" 2> /dev/null
 	done
+	CC_U_ON=
 }
 
 # cc_cgroup2: a cgroup v2 hierarchy, mounted at /sys/fs/cgroup when
@@ -394,11 +399,10 @@ cc_params()
 # default makes dctcp's and ldcp's SYNs ECN-capable (Linux sends an ECT
 # SYN when the algorithm needs ECN, and a listener whose algorithm needs
 # it accepts one): the RED/ECN profiles then mark a SYN above their
-# threshold instead of dropping it.  The senders' gso_max_segs and U
-# insertion are changed only where the last run's CC left them
-# otherwise (CC_SEGS_SET, CC_U_ON): under TCG each command costs 50-90 ms,
-# a second a run with eight senders.
-CC_SEGS_SET= CC_U_ON=
+# threshold instead of dropping it.  The senders' gso_max_segs is set
+# only where the last run's CC left it otherwise (CC_SEGS_SET): under TCG
+# each command costs 50-90 ms, half a second a run with eight senders.
+CC_SEGS_SET=
 cc_config()
 {
 	local leaf senders cc s segs
@@ -417,9 +421,7 @@ cc_config()
 	fi
 
 	topo_csigctl sw detach sw-r 2> /dev/null
-	# shellcheck disable=SC2086 # a list of names
-	[ -z "$CC_U_ON" ] || cc_detach_u $CC_U_ON
-	CC_U_ON=
+	cc_detach_u
 	cc_csighost off
 	leaf=$(cc_leaf "$1") || return 1
 	# shellcheck disable=SC2086 # the leaf is words: qdisc, parameters
@@ -428,7 +430,6 @@ cc_config()
 	case $1 in
 	hpcc|hpcc_bpf)
 		[ "$1" = hpcc ] || cc_csighost on "${senders[@]}" r || return 1
-		CC_U_ON="${senders[*]}"
 		cc_insert_u "${senders[@]}" ;;
 	esac
 }

@@ -108,7 +108,7 @@ pk_config()
 	topo_set_cc "$1" s1 s2 s3 r1 r2 || return 1
 	topo_csigctl sw1 detach sw1-l 2> /dev/null
 	topo_csigctl sw2 detach sw2-r2 2> /dev/null
-	cc_detach_u s1 s2 s3
+	cc_detach_u
 	leaf=$(cc_leaf "$1") || return 1
 	# shellcheck disable=SC2086 # the leaf is words: qdisc, parameters
 	pk_set_leaf $leaf || return 1
