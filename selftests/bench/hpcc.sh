@@ -146,8 +146,8 @@ config()	# config CC: the leaf and the CSIG roles for CC
 	local i def
 
 	sx sw detach sw-r 2> /dev/null
+	cc_detach_u
 	for i in 1 2; do
-		sx "s$i" detach "s$i-eth0" 2> /dev/null
 		ip -n "${TOPO}s$i" link set "s$i-eth0" gso_max_segs \
 			"$([ "$1" = paced ] && echo 2 || echo "$GSO_SEGS")" || exit 1
 	done
