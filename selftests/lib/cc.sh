@@ -428,9 +428,8 @@ cc_config()
 	topo_set_leaf $leaf || return 1
 	cc_transit sw sw-r $((RATE_MBIT * CC_CAP_PCT / 100))mbit || return 1
 	case $1 in
-	hpcc|hpcc_bpf)
-		[ "$1" = hpcc ] || cc_csighost on "${senders[@]}" r || return 1
-		cc_insert_u "${senders[@]}" ;;
+	hpcc)		cc_insert_u "${senders[@]}" ;;
+	hpcc_bpf)	cc_csighost on "${senders[@]}" r && cc_insert_u "${senders[@]}" ;;
 	esac
 }
 
