@@ -196,6 +196,8 @@ cc_hosts()
 	local i
 
 	CC_GSO_SEGS=$(topo_gso_segs s1)
+	# the senders' devices are all at this value yet (cc_config)
+	CC_SEGS_SET=$CC_GSO_SEGS
 	for ((i = 1; i <= $1; i++)); do
 		ip -n "${TOPO}s$i" link set "s$i-eth0" mtu 1496
 		topo_exec "s$i" sysctl -qw net.ipv4.tcp_ecn=1
