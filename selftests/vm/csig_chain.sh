@@ -190,9 +190,10 @@ gso_pair()
 	# may not fill 100 Mbit/s), and 95% of the untagged flow
 	gso_goal=$(topo_scaled 90 "$plain" 95)
 	gso_plain=$(echo "0.95 * $plain" | bc -l)
+	# the score: tagged over the higher goal, below 1 when either is missed
 	score=$(awk "BEGIN { g = $gso_goal; p = $gso_plain
-		if (g < 1) g = 1; if (p < 1) p = 1
-		print ($tagged / g < $tagged / p) ? $tagged / g : $tagged / p }" < /dev/null)
+		if (p > g) g = p; if (g < 1) g = 1
+		print $tagged / g }" < /dev/null)
 }
 ktap_best_of_two gso_pair tagged tagged_avg ins str plain plain_avg gso_goal gso_plain
 ktap_diag "GSO: tagged $(printf %.1f "$tagged") Mbit/s, $tagged_avg B/packet at h2; untagged $(printf %.1f "$plain") Mbit/s, $plain_avg B/packet; $ins inserted, $str stripped"
