@@ -20,9 +20,11 @@
 #                              hpcc,KEY=VAL variants, and paced,
 #                              hpcc_bpf and ldcp_bpf in the long-flow
 #                              scenarios), PROFILE=dc|small|all
-#                              the scenarios' path (dc, the
-#                              headline, by default), LOADS="..." the
-#                              mixes' loads, FANINS="..." incast's
+#                              the scenarios' path (all: dc, the
+#                              headline, then the small profile's
+#                              mixes; selftests/bench/run.sh),
+#                              LOADS="..." the mixes' loads (60),
+#                              FANINS="..." incast's
 #                              fan-ins, TRACE=1 hpcc's events
 #                              (BENCH=hpcc), RATES="..." its
 #                              bottlenecks, Mbit/s; about an hour
@@ -176,10 +178,10 @@ BENCH_SET = $(if $(ROUNDS),ROUNDS=$(ROUNDS)) $(if $(CCS),'CCS=$(CCS)') \
 # the bench guest's memory: incast at a fan-in of 128 runs 128 Python
 # senders
 BENCH_MEM ?= 6G
-# the scenario guest's limit, seconds: the defaults took 55 min of it
+# the scenario guest's limit, seconds: the defaults take under an hour
 # on the build machine, and TCG runs up to 1.6 times slower at times;
-# PROFILE=all doubles the scenarios (Documentation/results.rst, "How
-# long make bench takes")
+# PROFILE=small alone runs all of that profile's scenarios
+# (Documentation/results.rst, "How long make bench takes")
 BENCH_TIMEOUT ?= 14400
 bench: unit modules
 	@echo "  BENCH   BPF programs, ns per packet (host)"

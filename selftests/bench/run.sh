@@ -8,9 +8,15 @@
 # native.sh, which runs on the host before the guests boot) or
 # the named ones (a path or a name: make bench BENCH="hpcc csig_opt");
 # each one's output goes to the console and to $VT_OUT/NAME.txt.  The
-# scenarios on selftests/lib/cc.sh's path run at the dc profile, the
-# evaluation's headline, or at the one PROFILE names; PROFILE=all runs
-# both, dc then small (NAME-dc.txt, NAME-small.txt).
+# scenarios on selftests/lib/cc.sh's path run at both of its profiles
+# (PROFILE=all, the default; NAME-dc.txt, NAME-small.txt) or at the one
+# PROFILE names.  Under PROFILE=all the small profile is the premise's
+# check (Documentation/results.rst): unless CCS or the benchmarks are
+# named, hpcc, ldcp and dctcp under the two mixes, whose flow times at
+# 13 packets of BDP are what the dc profile was built to move away
+# from.  That fits both profiles into the hour make bench is allowed;
+# hpcc.sh and ldcp.sh hold the long-flow cases and the other baselines
+# on that path, and PROFILE=small runs all of its scenarios.
 # Each benchmark loads the project's modules with parameters of its own
 # and insmod refuses a module already loaded, so they are unloaded after
 # each.  The namespaces' sockets, which hold the modules, go a little
@@ -83,27 +89,35 @@ while [[ $# -gt 0 && ( $1 == ROUNDS=* || $1 == CCS=* || $1 == TRACE=* ||
 	export "$1"
 	shift
 done
+named=$#
 [ $# -gt 0 ] || set -- $(ls "$here"/*.sh | grep -vE '/(run|ackcost|native)\.sh$')
 # the scenarios on selftests/lib/cc.sh's path run at the profile
-# PROFILE names, dc by default, or at both (all); the other benchmarks
+# PROFILE names, or at both (all, the default); the other benchmarks
 # have paths of their own
+PROFILE=${PROFILE:-all}
 scenarios=" dumbbell convergence rtt parking websearch hadoop incast "
+small_premise=" websearch hadoop "
 rc=0
 for b in "$@"; do
 	[ -f "$b" ] || b=$here/$b.sh
 	n=$(basename "$b" .sh)
-	profiles=${PROFILE:-dc}
+	profiles=$PROFILE
 	[ "$profiles" = all ] && profiles="dc small"
 	[[ $scenarios == *" $n "* ]] || profiles=-
 	for p in $profiles; do
+		ccs=${CCS:-}
+		if [ "$PROFILE-$p" = all-small ]; then
+			[ "$named" -gt 0 ] || [[ $small_premise == *" $n "* ]] || continue
+			ccs=${CCS:-hpcc ldcp dctcp}
+		fi
 		label=$([ "$p" = - ] || echo " PROFILE=$p")
 		out=${VT_OUT:-/tmp}/$n.txt
-		[ "$p" = - ] || [ "${PROFILE:-}" != all ] || out=${VT_OUT:-/tmp}/$n-$p.txt
+		[ "$p" = - ] || [ "$PROFILE" != all ] || out=${VT_OUT:-/tmp}/$n-$p.txt
 		echo "== $n ($(uname -r))$label" | tee "$out"
 		t0=$SECONDS
 		# "-": the benchmark's own path, PROFILE as given but all
 		# (cc.sh takes an empty one for small)
-		PROFILE=${p/#-/${PROFILE/#all/}} bash "$b" 2>&1 | tee -a "$out"
+		CCS=$ccs PROFILE=${p/#-/${PROFILE/#all/}} bash "$b" 2>&1 | tee -a "$out"
 		[ "${PIPESTATUS[0]}" = 0 ] || rc=1
 		unload || rc=1
 		echo "== $n$label: $((SECONDS - t0)) s" | tee -a "$out"

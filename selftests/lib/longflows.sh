@@ -56,9 +56,14 @@ for ((r = 1; r <= ROUNDS; r++)); do
 		cc_config "$cc" "$NFLOWS" || { rc=1; continue; }
 		bpf0=$(cc_bpf_counters "$cc")
 		w=$(mktemp -d)
+		# the servers started at once (each daemonizes), as
+		# cc_nstat_sum reads: under TCG a process costs 40-700 ms
+		srvs=()
 		for ((i = 1; i <= NFLOWS; i++)); do
-			topo_exec r iperf3 -s -D -1 -p $((5200 + i)) > /dev/null 2>&1
+			topo_exec r iperf3 -s -D -1 -p $((5200 + i)) > /dev/null 2>&1 &
+			srvs+=($!)
 		done
+		wait "${srvs[@]}"
 		sleep 0.3
 		syn0=$(cc_nstat_sum TcpExtTCPSynRetrans "$NFLOWS")
 		args=()

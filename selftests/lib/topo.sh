@@ -69,7 +69,7 @@ topo_csig_mark()
 # namespace NAME so far
 topo_nstat()
 {
-	topo_exec "$1" nstat -az "$2" | awk -v c="$2" '$1 == c { print $2 }'
+	topo_exec "$1" nstat -asz "$2" | awk -v c="$2" '$1 == c { print $2 }'
 }
 
 # topo_exec NAME CMD...: run CMD in namespace NAME (s1, sw, r, ...)
