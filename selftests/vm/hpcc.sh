@@ -382,8 +382,9 @@ f0=$(ctr s1 fallbacks) d0=$(topo_dropped)
 ktap_trace tcp_hpcc 1
 topo_iperf_server 5201
 # 8 s: the median W of a 4 s flow's second half, some 25 episodes, read
-# 4-14 KB in most runs, and 25.5 KB in one in about ten, above the
-# bound by a few W_ai; twice the episodes narrow it
+# 4-14 KB in most runs and 25.5 KB in one in about ten, where a few of
+# W's returns to the line rate (below) fell in that half; twice the
+# episodes narrow it
 tput=$(flow_mbit 8)
 ktap_trace tcp_hpcc 0
 dropped=$(($(topo_dropped) - d0))
@@ -400,8 +401,9 @@ ktap_diag "U next to 0 and 2% loss ($dropped dropped): $tput Mbit/s, $nl loss ep
 ktap_expect "repeated loss, U next to 0: W halves once per episode, no fallback" \
 	"${nl:-0} >= 3 && ${nh:-0} == ${nl:-0} && ${umax:-1} >= 0 && ${umax:-1} < 0.05 * 1048576 && $(ctr s1 fallbacks) == $f0"
 # W halves at each episode and grows back by W_ai per update below the
-# W before it; at the line rate all through, a W that U alone drove
-# back (U next to 0) would hold the median at line rate * T
+# W before it, where U, next to 0, takes it to the line rate at once;
+# a W that U alone drove back after each halving would hold the median
+# at line rate * T
 ktap_expect "... and W does not stay at the line rate (median at most half of it)" \
 	"${wmed:--1} >= 0 && ${wmed:--1} <= $wline / 2"
 
