@@ -21,8 +21,10 @@
 #                              hpcc_bpf and ldcp_bpf in the long-flow
 #                              scenarios), PROFILE=dc|small|all
 #                              the scenarios' path (all: dc, the
-#                              headline, then the small profile's
-#                              mixes; selftests/bench/run.sh),
+#                              headline, with paced beside the five
+#                              in its dumbbell and convergence, then
+#                              the small profile's mixes;
+#                              selftests/bench/run.sh),
 #                              LOADS="..." the mixes' loads (60),
 #                              FANINS="..." incast's
 #                              fan-ins, TRACE=1 hpcc's events
