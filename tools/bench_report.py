@@ -7,7 +7,11 @@
 
 RESULTS_DIR holds the JSON records of selftests/bench's scenarios
 (selftests/lib/longrun.py, fctrun.py, ackcost.py), one per scenario,
-congestion control and round.  Prints Markdown: per scenario, each
+congestion control and round.  Prints Markdown: first the evaluation's
+goals at the dc profile that the records hold (GOALS; incast at the
+largest fan-in), each a ratio of the medians with each side's range and
+its verdict, "inside X's spread" where it turns within the baseline's
+range over the rounds; then per scenario, each
 congestion control's medians over the rounds with their range (for the
 web-search mix also the FCT slowdown per flow-size bin, all rounds'
 flows pooled), then hpcc's and ldcp's ratios to dctcp and cubic of the
@@ -419,6 +423,141 @@ def flows_plot(scen, first, ccs, outdir, prefix, plt):
     plt.close(fig)
 
 
+# The evaluation's goals at the dc profile (Documentation/results.rst,
+# "Goals"): (what, scenarios, cc, against, key, sense, bound).  A ratio
+# of the medians of one run; "<=": cc's median at most bound times the
+# other's, ">=": at least.
+GOALS = [
+    ("hpcc, web-search 60%: <=BDP p99", ["dc-websearch60"], "hpcc", "dctcp",
+     "small_p99", "<=", 0.5),
+    ("hpcc, web-search 60%: all flows p99", ["dc-websearch60"], "hpcc", "dctcp",
+     "slowdown_p99", "<=", 0.7),
+    ("hpcc, web-search 60%: queue p99", ["dc-websearch60"], "hpcc", "dctcp",
+     "queue_p99_us", "<=", 0.25),
+    ("hpcc, long flows: util of paced's", ["dc-dumbbell", "dc-convergence"], "hpcc",
+     "paced", "util", ">=", 0.98),
+    ("hpcc, long flows: queue p99", ["dc-dumbbell", "dc-convergence"], "hpcc", "dctcp",
+     "queue_p99_us", "<=", 0.25),
+    ("hpcc, late flow at 80% of its share", ["dc-convergence", "dc-rtt"], "hpcc", "dctcp",
+     "conv_s", "<=", 0.2),
+    ("hpcc, mixed RTTs: Jain", ["dc-rtt"], "hpcc", None, "jain", ">=", 0.95),
+    ("hpcc, mixed RTTs: util of dctcp's", ["dc-rtt"], "hpcc", "dctcp", "util", ">=", 0.9),
+    ("ldcp, web-search 60%: <=BDP p99", ["dc-websearch60"], "ldcp", "dctcp",
+     "small_p99", "<=", 0.7),
+    ("ldcp, incast: queue p99", ["dc-incast"], "ldcp", "dctcp", "queue_p99_us", "<=", 0.5),
+]
+
+
+def side(recs, scen, cc, key):
+    """(median, min, max, rounds) of cc's key in scen; a convergence
+    time that never came (None) counts as infinite"""
+    rs = [r for r in recs if r["scenario"] == scen and r["cc"] == cc]
+    if not rs:
+        return None
+    v = [r["metrics"].get(key) for r in rs]
+    if key == "conv_s":
+        v = [float("inf") if x is None else x for x in v]
+    v = [x for x in v if x is not None]
+    return (median(v), min(v), max(v), len(v)) if v else None
+
+
+# a goal's figures: scale and unit of its key
+GOAL_UNITS = {"util": (100.0, " %"), "queue_p99_us": (1.0, " us"), "conv_s": (1.0, " s"),
+              "jain": (1.0, ""), "timeouts": (1.0, "")}
+
+
+def fmt_side(st, key):
+    scale, unit = GOAL_UNITS.get(key, (1.0, ""))
+
+    def f(x):
+        if x == float("inf"):
+            return "never"
+        x *= scale
+        if key in ("jain", "timeouts"):
+            return "%.3f" % x if key == "jain" else "%d" % x
+        return "%.0f" % x if x >= 100 else "%.1f" % x if x >= 10 else "%.2f" % x
+
+    v = f(st[0]) if st[1] == st[2] else "%s (%s-%s)" % (f(st[0]), f(st[1]), f(st[2]))
+    return v + ("" if st[0] == float("inf") else unit)
+
+
+def ratio(a, b):
+    if b == float("inf"):
+        return 0.0 if a != float("inf") else None
+    return a / b if b else None
+
+
+def goal_row(recs, what, scen, cc, other, key, sense, bound):
+    """one goal's row: measured (ratio of the medians, each side's
+    median and range) and verdict; inside the other's spread where the
+    verdict turns within the other's range over the rounds"""
+    a = side(recs, scen, cc, key)
+    if a is None:
+        return None
+    ok = (lambda x: x <= bound) if sense == "<=" else (lambda x: x >= bound)
+    if other is None:
+        return [what + " (" + scen + ")", "%s %g" % (sense, bound), fmt_side(a, key),
+                "met" if ok(a[0]) else "missed"]
+    b = side(recs, scen, other, key)
+    if b is None:
+        return None
+    r = ratio(a[0], b[0])
+    if r is None:
+        return [what + " (" + scen + ")", "%s %g" % (sense, bound),
+                "%s against %s's %s" % (fmt_side(a, key), other, fmt_side(b, key)),
+                "not readable"]
+    verdict = "met" if ok(r) else "missed"
+    ends = [ratio(a[0], x) for x in (b[1], b[2])]
+    if any(x is not None and ok(x) != ok(r) for x in ends):
+        verdict += ", inside %s's spread" % other
+    meas = "%.2f: %s against %s's %s" % (r, fmt_side(a, key), other, fmt_side(b, key))
+    if b[0] == float("inf"):
+        meas = "%s against %s's %s" % (fmt_side(a, key), other, fmt_side(b, key))
+    return [what + " (" + scen + ")", "%s %g" % (sense, bound), meas, verdict]
+
+
+def goals(recs, rst):
+    """the goals read from the dc profile's records; incast at the
+    largest fan-in with records, with its RTOs and start skew"""
+    scens = {r["scenario"] for r in recs}
+    fanins = sorted(int(x[len("dc-incast"):]) for x in scens
+                    if x.startswith("dc-incast") and x[len("dc-incast"):].isdigit())
+    rows = []
+    for what, ss, cc, other, key, sense, bound in GOALS:
+        for scen in ss:
+            if scen == "dc-incast":
+                if not fanins:
+                    continue
+                scen = "dc-incast%d" % fanins[-1]
+            row = goal_row(recs, what, scen, cc, other, key, sense, bound)
+            if row:
+                rows.append(row)
+    if fanins:
+        scen = "dc-incast%d" % fanins[-1]
+        a, b = (side(recs, scen, c, "timeouts") for c in ("ldcp", "dctcp"))
+        if a and b:
+            sk = side(recs, scen, "ldcp", "start_skew_ms")
+            meas = "ldcp %s, dctcp %s a round" % (fmt_side(a, "timeouts"),
+                                                    fmt_side(b, "timeouts"))
+            if sk:
+                meas += "; start skew %s ms" % fmt_side(sk, "")
+            verdict = ("met" if a[2] == 0 else "missed") if b[2] > 0 else \
+                "not readable: dctcp had none" + ("" if a[2] == 0 else "; ldcp had some")
+            rows.append(["ldcp, incast: no RTO where dctcp has them (%s)" % scen,
+                         "none", meas, verdict])
+    if not rows:
+        return []
+    title = "goals"
+    out = [title, "-" * len(title)] if rst else ["### %s" % title]
+    out += ["", "The goals at the dc profile (Documentation/results.rst), read from "
+            "these records: ratios of the medians of the same run, each side's median "
+            "and range over the rounds; \"inside X's spread\" where the verdict turns "
+            "within X's range.", ""]
+    out += (rst_table if rst else md_table)(["goal (scenario)", "asked", "measured",
+                                             "verdict"], rows)
+    return out + [""]
+
+
 def main():
     args = sys.argv[1:]
     pdir, prefix, rst, img = None, "", False, None
@@ -440,7 +579,7 @@ def main():
     if not recs:
         print("bench_report.py: no records in %s" % " ".join(args), file=sys.stderr)
         return 1
-    out = []
+    out = goals(recs, rst)
     for scen in sorted({r["scenario"] for r in recs}):
         rs = [r for r in recs if r["scenario"] == scen]
         out += table(scen, rs, rst, img if img is None else img + prefix)

@@ -11,7 +11,7 @@
 # flows carried, the retransmitting flows and the tail without them,
 # per-flow base delays, and the report's rows, columns and ratios for a
 # variant (hpcc,KEY=VAL), the paced reference and the BPF flavour
-# (hpcc_bpf / hpcc, its rounds on U).
+# (hpcc_bpf / hpcc, its rounds on U), and the goals' verdicts.
 import json
 import os
 import subprocess
@@ -181,4 +181,56 @@ ok("Hadoop flow sizes" in rep and "<=BDP p99 no retx" in rep and
        ("dc-convergence-queue.png", "dc-convergence-flows.png",
         "dc-hadoop60-queue.png", "dc-hadoop60-fct.png")),
    "the mix's description and column, the delays, the plots", rep)
+
+# the goals' table (bench_report.goals) on records made up here: each
+# verdict worked out by hand
+sys.path.insert(0, os.path.join(TOP, "tools"))
+import bench_report  # noqa: E402
+
+
+def rec(scen, cc, rnd, **m):
+    return {"scenario": scen, "cc": cc, "round": rnd, "metrics": m}
+
+
+recs = []
+for rnd, (hs, ds, hq, dq, ht, dt) in enumerate([(2.0, 4.2, 786, 2097, 0, 0),
+                                                (2.4, 5.9, 786, 2097, 0, 3),
+                                                (4.5, 6.9, 1049, 2884, 0, 1)], 1):
+    recs += [rec("dc-websearch60", "hpcc", rnd, small_p99=hs, slowdown_p99=3.0,
+                 queue_p99_us=hq),
+             rec("dc-websearch60", "dctcp", rnd, small_p99=ds, slowdown_p99=9.4,
+                 queue_p99_us=dq),
+             rec("dc-convergence", "hpcc", rnd, conv_s=0.5, util=0.84, queue_p99_us=900),
+             rec("dc-convergence", "paced", rnd, conv_s=0.5, util=0.85, queue_p99_us=700),
+             rec("dc-convergence", "dctcp", rnd, conv_s=None, util=0.89, queue_p99_us=2400),
+             rec("dc-incast16", "ldcp", rnd, timeouts=5, queue_p99_us=30000),
+             rec("dc-incast16", "dctcp", rnd, timeouts=0, queue_p99_us=6000),
+             rec("dc-incast32", "ldcp", rnd, timeouts=ht, queue_p99_us=2000,
+                 start_skew_ms=20),
+             rec("dc-incast32", "dctcp", rnd, timeouts=dt, queue_p99_us=8000)]
+g = "\n".join(bench_report.goals(recs, False))
+ok("| hpcc, web-search 60%: <=BDP p99 (dc-websearch60) | <= 0.5 | 0.41: 2.40 (2.00-4.50) "
+   "against dctcp's 5.90 (4.20-6.90) | met, inside dctcp's spread |" in g and
+   "| hpcc, web-search 60%: all flows p99 (dc-websearch60) | <= 0.7 | 0.32: 3.00 against "
+   "dctcp's 9.40 | met |" in g and
+   "0.37: 786 (786-1049) us against dctcp's 2097 (2097-2884) us | missed |" in g,
+   "goals: ratios of the medians, ranges, met, missed and inside the baseline's spread", g)
+ok("| hpcc, long flows: util of paced's (dc-convergence) | >= 0.98 | 0.99: 84.0 % against "
+   "paced's 85.0 % | met |" in g and
+   "| hpcc, late flow at 80% of its share (dc-convergence) | <= 0.2 | 0.50 s against "
+   "dctcp's never | met |" in g,
+   "goals: utilisation against paced, a late flow that never got its share", g)
+ok("dc-incast16" not in g and
+   "| ldcp, incast: queue p99 (dc-incast32) | <= 0.5 | 0.25: 2000 us against dctcp's "
+   "8000 us | met |" in g and
+   "| ldcp, incast: no RTO where dctcp has them (dc-incast32) | none | ldcp 0, dctcp 1 "
+   "(0-3) a round; start skew 20.0 ms | met |" in g,
+   "goals: incast read at the largest fan-in, RTOs against dctcp's", g)
+recs = [r for r in recs if r["scenario"] != "dc-incast32" or r["cc"] != "dctcp"] + \
+    [rec("dc-incast32", "dctcp", rnd, timeouts=0, queue_p99_us=8000) for rnd in (1, 2, 3)]
+g2 = "\n".join(bench_report.goals(recs, False))
+ok("ldcp 0, dctcp 0 a round; start skew 20.0 ms | not readable: dctcp had none |" in g2 and
+   bench_report.goals([rec("websearch60", "hpcc", 1, small_p99=1.0),
+                       rec("websearch60", "dctcp", 1, small_p99=2.0)], False) == [],
+   "goals: no RTO to compare with; none from the small profile's records", g2)
 sys.exit(1 if failed else 0)
