@@ -541,8 +541,11 @@ def goals(recs, rst):
                                                     fmt_side(b, "timeouts"))
             if sk:
                 meas += "; start skew %s ms" % fmt_side(sk, "")
+            # with none of dctcp's to compare with, the goal cannot
+            # be read; ldcp's own RTOs there are worse than dctcp
             verdict = ("met" if a[2] == 0 else "missed") if b[2] > 0 else \
-                "not readable: dctcp had none" + ("" if a[2] == 0 else "; ldcp had some")
+                "not readable: neither had any" if a[2] == 0 else \
+                "missed: ldcp had some, dctcp none"
             rows.append(["ldcp, incast: no RTO where dctcp has them (%s)" % scen,
                          "none", meas, verdict])
     if not rows:
