@@ -448,42 +448,43 @@ GOALS = [
 ]
 
 
+inf = float("inf")
+
+
 def side(recs, scen, cc, key):
-    """(median, min, max, rounds) of cc's key in scen; a convergence
-    time that never came (None) counts as infinite"""
+    """stats() of cc's key in scen; a convergence time that never came
+    (None) counts as infinite"""
     rs = [r for r in recs if r["scenario"] == scen and r["cc"] == cc]
-    if not rs:
-        return None
-    v = [r["metrics"].get(key) for r in rs]
     if key == "conv_s":
-        v = [float("inf") if x is None else x for x in v]
-    v = [x for x in v if x is not None]
-    return (median(v), min(v), max(v), len(v)) if v else None
+        rs = [{"metrics": {key: inf if r["metrics"].get(key) is None else r["metrics"][key]}}
+              for r in rs]
+    return stats(rs, key, 1.0)
 
 
-# a goal's figures: scale and unit of its key
-GOAL_UNITS = {"util": (100.0, " %"), "queue_p99_us": (1.0, " us"), "conv_s": (1.0, " s"),
-              "jain": (1.0, ""), "timeouts": (1.0, "")}
+# a goal's figures: scale, unit and format of its key (default: by size)
+GOAL_UNITS = {"util": (100.0, " %", None), "queue_p99_us": (1.0, " us", None),
+              "conv_s": (1.0, " s", None), "jain": (1.0, "", "%.3f"),
+              "timeouts": (1.0, "", "%d")}
 
 
 def fmt_side(st, key):
-    scale, unit = GOAL_UNITS.get(key, (1.0, ""))
+    scale, unit, fmt = GOAL_UNITS.get(key, (1.0, "", None))
 
     def f(x):
-        if x == float("inf"):
+        if x == inf:
             return "never"
         x *= scale
-        if key in ("jain", "timeouts"):
-            return "%.3f" % x if key == "jain" else "%d" % x
+        if fmt:
+            return fmt % x
         return "%.0f" % x if x >= 100 else "%.1f" % x if x >= 10 else "%.2f" % x
 
     v = f(st[0]) if st[1] == st[2] else "%s (%s-%s)" % (f(st[0]), f(st[1]), f(st[2]))
-    return v + ("" if st[0] == float("inf") else unit)
+    return v + ("" if st[0] == inf else unit)
 
 
 def ratio(a, b):
-    if b == float("inf"):
-        return 0.0 if a != float("inf") else None
+    if b == inf:
+        return 0.0 if a != inf else None
     return a / b if b else None
 
 
@@ -510,9 +511,9 @@ def goal_row(recs, what, scen, cc, other, key, sense, bound):
     ends = [ratio(a[0], x) for x in (b[1], b[2])]
     if any(x is not None and ok(x) != ok(r) for x in ends):
         verdict += ", inside %s's spread" % other
-    meas = "%.2f: %s against %s's %s" % (r, fmt_side(a, key), other, fmt_side(b, key))
-    if b[0] == float("inf"):
-        meas = "%s against %s's %s" % (fmt_side(a, key), other, fmt_side(b, key))
+    meas = "%s against %s's %s" % (fmt_side(a, key), other, fmt_side(b, key))
+    if b[0] != inf:
+        meas = "%.2f: %s" % (r, meas)
     return [what + " (" + scen + ")", "%s %g" % (sense, bound), meas, verdict]
 
 
@@ -522,18 +523,17 @@ def goals(recs, rst):
     scens = {r["scenario"] for r in recs}
     fanins = sorted(int(x[len("dc-incast"):]) for x in scens
                     if x.startswith("dc-incast") and x[len("dc-incast"):].isdigit())
+    incast = "dc-incast%d" % fanins[-1] if fanins else None
     rows = []
     for what, ss, cc, other, key, sense, bound in GOALS:
         for scen in ss:
             if scen == "dc-incast":
-                if not fanins:
-                    continue
-                scen = "dc-incast%d" % fanins[-1]
-            row = goal_row(recs, what, scen, cc, other, key, sense, bound)
+                scen = incast
+            row = scen and goal_row(recs, what, scen, cc, other, key, sense, bound)
             if row:
                 rows.append(row)
-    if fanins:
-        scen = "dc-incast%d" % fanins[-1]
+    if incast:
+        scen = incast
         a, b = (side(recs, scen, c, "timeouts") for c in ("ldcp", "dctcp"))
         if a and b:
             sk = side(recs, scen, "ldcp", "start_skew_ms")
