@@ -230,12 +230,13 @@ static inline int csig_opt_find(const __u8 *opts, int len,
 
 /*
  * What the hooks of tcp_csig_opt need to know of a TCP option list besides
- * their own option: the timestamp's TSval (for PAWS) and whether the
+ * their own option: the TSval TCP will use (for PAWS) and whether the
  * segment is signed, which no option may be added to.  @opts and @len as
  * for csig_opt_find(), @len at most CSIG_TCPOPT_SPACE.  Returns
  * CSIG_SCAN_* flags; *@tsval is set with CSIG_SCAN_TS.  Like TCP's own
- * parser it stops at the end-of-list option and at a malformed option
- * (CSIG_SCAN_BROKEN), keeping what it found before.
+ * parser, tcp_parse_options(), it takes the TSval of the last timestamp
+ * option of 10 bytes, and stops at the end-of-list option and at a
+ * malformed option (CSIG_SCAN_BROKEN), keeping what it found before.
  */
 #define CSIG_TCPOPT_TS		8	/* RFC 7323 */
 #define CSIG_TCPOPT_TS_LEN	10
@@ -286,8 +287,8 @@ static inline int csig_tcpopt_scan(const __u8 *opts, int len, __u32 *tsval)
 		}
 		if (i + 1 >= len || o[1] < 2 || o[1] > len - i)
 			return r | CSIG_SCAN_BROKEN;
-		if (o[0] == CSIG_TCPOPT_TS &&
-		    o[1] == CSIG_TCPOPT_TS_LEN && !(r & CSIG_SCAN_TS)) {
+		/* each timestamp overwrites the last, as in TCP's parser */
+		if (o[0] == CSIG_TCPOPT_TS && o[1] == CSIG_TCPOPT_TS_LEN) {
 			*tsval = ((__u32)o[2] << 24) | ((__u32)o[3] << 16) |
 				 ((__u32)o[4] << 8) | o[5];
 			r |= CSIG_SCAN_TS;

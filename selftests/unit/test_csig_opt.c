@@ -6,6 +6,7 @@
  * the scan of a TCP option list that tcp_csig_opt's hooks make for PAWS
  * and for signed segments (csig_tcpopt_scan()).
  */
+#include <stdlib.h>
 #include <string.h>
 #include "csig_opt.h"
 #include "tap.h"
@@ -19,13 +20,102 @@ static struct csig_sample mk(int f, int t, __u32 s, __u16 lm, int fresh)
 	return sm;
 }
 
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/*
+ * Option lists for csig_tcpopt_scan(); a timestamp option is kind 8,
+ * length 10, TSval, TSecr (0 here).
+ */
+struct scan_case {
+	const char *what;
+	__u8 opts[CSIG_TCPOPT_SPACE];
+	int len;
+	int flags;
+	__u32 tsval;
+};
+
+static const struct scan_case scan_cases[] = {
+	{ "two timestamps: the last TSval, as TCP takes it",
+	  { 1, 1, 8, 10, 0x01, 0x02, 0x03, 0x04, 0, 0, 0, 0,
+	    1, 1, 8, 10, 0x0a, 0x0b, 0x0c, 0x0d, 0, 0, 0, 0 }, 24,
+	  CSIG_SCAN_TS, 0x0a0b0c0d },
+	{ "two timestamps back to back, unaligned: the last",
+	  { 1, 8, 10, 0x11, 0x11, 0x11, 0x11, 0, 0, 0, 0,
+	    8, 10, 0x22, 0x22, 0x22, 0x22, 0, 0, 0, 0 }, 21,
+	  CSIG_SCAN_TS, 0x22222222 },
+	{ "four timestamps filling the 40 bytes: the fourth",
+	  { 8, 10, 0, 0, 0, 1, 0, 0, 0, 0,
+	    8, 10, 0, 0, 0, 2, 0, 0, 0, 0,
+	    8, 10, 0, 0, 0, 3, 0, 0, 0, 0,
+	    8, 10, 0, 0, 0, 4, 0, 0, 0, 0 }, 40,
+	  CSIG_SCAN_TS, 4 },
+	{ "a second timestamp of 9 bytes does not replace the first",
+	  { 8, 10, 0x01, 0x02, 0x03, 0x04, 0, 0, 0, 0,
+	    8, 9, 5, 5, 5, 5, 5, 5, 5 }, 19,
+	  CSIG_SCAN_TS, 0x01020304 },
+	{ "a second timestamp after the end-of-list option is not read",
+	  { 8, 10, 0x01, 0x02, 0x03, 0x04, 0, 0, 0, 0,
+	    0,
+	    8, 10, 0x0a, 0x0b, 0x0c, 0x0d, 0, 0, 0, 0 }, 21,
+	  CSIG_SCAN_TS, 0x01020304 },
+	{ "a second timestamp after an option of length 0 is not read",
+	  { 8, 10, 0x01, 0x02, 0x03, 0x04, 0, 0, 0, 0,
+	    30, 0,
+	    8, 10, 0x0a, 0x0b, 0x0c, 0x0d, 0, 0, 0, 0 }, 22,
+	  CSIG_SCAN_TS | CSIG_SCAN_BROKEN, 0x01020304 },
+	{ "a second timestamp after an option of length 1 is not read",
+	  { 8, 10, 0x01, 0x02, 0x03, 0x04, 0, 0, 0, 0,
+	    30, 1,
+	    8, 10, 0x0a, 0x0b, 0x0c, 0x0d, 0, 0, 0, 0 }, 22,
+	  CSIG_SCAN_TS | CSIG_SCAN_BROKEN, 0x01020304 },
+	{ "a second timestamp running past the list is not read",
+	  { 8, 10, 0x01, 0x02, 0x03, 0x04, 0, 0, 0, 0,
+	    8, 10, 0x0a, 0x0b, 0x0c, 0x0d, 0, 0, 0 }, 19,
+	  CSIG_SCAN_TS | CSIG_SCAN_BROKEN, 0x01020304 },
+	{ "a kind in the last byte, with no length: broken, the TSval kept",
+	  { 8, 10, 0x01, 0x02, 0x03, 0x04, 0, 0, 0, 0,
+	    8 }, 11,
+	  CSIG_SCAN_TS | CSIG_SCAN_BROKEN, 0x01020304 },
+	{ "a no-op in the last byte: not broken",
+	  { 8, 10, 0x01, 0x02, 0x03, 0x04, 0, 0, 0, 0,
+	    1 }, 11,
+	  CSIG_SCAN_TS, 0x01020304 },
+	{ "thirty no-ops, one byte each, then a timestamp",
+	  { 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	    8, 10, 0x55, 0x66, 0x77, 0x88, 0, 0, 0, 0 }, 40,
+	  CSIG_SCAN_TS, 0x55667788 },
+	{ "a timestamp's bytes inside another option are not one",
+	  { 30, 12, 8, 10, 0x01, 0x02, 0x03, 0x04, 0, 0, 0, 0 }, 12,
+	  0, 0 },
+	{ "a 10-byte option of another kind is no timestamp",
+	  { 5, 10, 1, 2, 3, 4, 5, 6, 7, 8 }, 10,
+	  0, 0 },
+	{ "an option of length 2 is stepped over",
+	  { 30, 2,
+	    8, 10, 0x01, 0x02, 0x03, 0x04, 0, 0, 0, 0 }, 12,
+	  CSIG_SCAN_TS, 0x01020304 },
+	{ "a signature between two timestamps: signed, the last TSval",
+	  { 8, 10, 0, 0, 0, 1, 0, 0, 0, 0,
+	    29, 4, 0, 0,
+	    8, 10, 0, 0, 0, 2, 0, 0, 0, 0 }, 24,
+	  CSIG_SCAN_TS | CSIG_SCAN_SIGNED, 2 },
+	{ "a signature after a broken option is not seen",
+	  { 30, 0, 19, 18 }, 4,
+	  CSIG_SCAN_BROKEN, 0 },
+	{ "a signature after the end-of-list option is not seen",
+	  { 0, 29, 4, 0, 0 }, 5,
+	  0, 0 },
+	{ "no options", { 0 }, 0, 0, 0 },
+};
+
 int main(void)
 {
 	struct csig_sample sm[8], got[CSIG_OPT_MAX_SAMPLES];
 	__u8 b[64], list[40];
-	int i, n, f, t, ok;
+	int i, n, f, t, ok, r;
 
-	tap_plan(42);
+	tap_plan(42 + ARRAY_SIZE(scan_cases));
 
 	/* the handshake option */
 	tap_ok(csig_opt_put_syn(b, 4) == 4 && !memcmp(b, syn, 4),
@@ -196,6 +286,29 @@ int main(void)
 		tap_eq_i64(csig_tcpopt_scan(l, sizeof(ts) + 2, &v),
 			   CSIG_SCAN_TS | CSIG_SCAN_BROKEN,
 			   "scan: an option of length 1: broken");
+	}
+
+	/*
+	 * csig_tcpopt_scan() against the rules of TCP's own parser,
+	 * tcp_parse_options(): every timestamp option of 10 bytes overwrites
+	 * the TSval taken before it (the last one wins); the end-of-list
+	 * option ends the walk; a no-op is one byte; a kind with no length
+	 * byte, a length below 2 or one running past the list stops the
+	 * walk, keeping what was found before it.
+	 */
+	for (i = 0; i < (int)ARRAY_SIZE(scan_cases); i++) {
+		const struct scan_case *c = &scan_cases[i];
+		/* an exact-size copy: ASan sees any read past the list */
+		__u8 *o = malloc(c->len ? c->len : 1);
+		__u32 v = 0xdeadbeef;
+
+		memcpy(o, c->opts, c->len);
+		r = csig_tcpopt_scan(o, c->len, &v);
+		free(o);
+		if (!tap_ok(r == c->flags && (!(r & CSIG_SCAN_TS) || v == c->tsval),
+			    "scan: %s", c->what))
+			tap_diag("got flags %d TSval 0x%08x, want flags %d TSval 0x%08x",
+				 r, v, c->flags, c->tsval);
 	}
 	return tap_done();
 }
