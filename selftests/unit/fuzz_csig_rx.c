@@ -9,8 +9,8 @@
  * frame's bytes after the TPID, or a TCP option list.  Checked: neither
  * reads outside its bytes (exact-size copies under ASan); a tag accepted
  * carries an EtherType, not a length or another tag, and takes out
- * exactly its format's bytes; and a scan's flags agree with a second,
- * independent walk of the same list.
+ * exactly its format's bytes; and a scan's flags and TSval agree with
+ * TCP's own walk of the same list, transcribed from tcp_parse_options().
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -19,35 +19,83 @@
 
 #define CHECK(c) do { if (!(c)) abort(); } while (0)
 
-/* TCP's own parser, tcp_parse_options(), as a reference for the scan */
+/*
+ * The reference for the scan: the walk of TCP's own parser,
+ * tcp_parse_options() (net/ipv4/tcp_input.c), transcribed from the kernel
+ * and not from the scan, with what the scan reports taken where TCP takes
+ * it: rcv_tsval from every timestamp option of TCPOLEN_TIMESTAMP bytes,
+ * each one overwriting the last; a signature from any TCP-MD5 or TCP-AO
+ * option the walk reaches (TCP checks those before, and the scan only
+ * needs to know one is there); and, as broken, each of TCP's returns on
+ * a malformed option.
+ */
+struct ref_opt_rx {
+	int saw_tstamp;
+	__u32 rcv_tsval;
+	int saw_sig;
+	int broken;
+};
+
+static void ref_parse_options(const unsigned char *ptr, int length,
+			      struct ref_opt_rx *opt_rx)
+{
+	opt_rx->saw_tstamp = 0;
+
+	while (length > 0) {
+		int opcode = *ptr++;
+		int opsize;
+
+		switch (opcode) {
+		case 0:		/* TCPOPT_EOL */
+			return;
+		case 1:		/* TCPOPT_NOP */
+			length--;
+			continue;
+		default:
+			if (length < 2) {
+				opt_rx->broken = 1;
+				return;
+			}
+			opsize = *ptr++;
+			if (opsize < 2) {	/* "silly options" */
+				opt_rx->broken = 1;
+				return;
+			}
+			if (opsize > length) {	/* partial options */
+				opt_rx->broken = 1;
+				return;
+			}
+			switch (opcode) {
+			case 8:		/* TCPOPT_TIMESTAMP */
+				if (opsize == 10) {	/* TCPOLEN_TIMESTAMP */
+					opt_rx->saw_tstamp = 1;
+					opt_rx->rcv_tsval = (__u32)ptr[0] << 24 |
+							    (__u32)ptr[1] << 16 |
+							    (__u32)ptr[2] << 8 |
+							    ptr[3];
+				}
+				break;
+			case 19:	/* TCPOPT_MD5SIG */
+			case 29:	/* TCPOPT_AO */
+				opt_rx->saw_sig = 1;
+				break;
+			}
+			ptr += opsize - 2;
+			length -= opsize;
+		}
+	}
+}
+
 static int ref_scan(const __u8 *p, int len, __u32 *tsval)
 {
-	int r = 0;
+	struct ref_opt_rx rx = { 0 };
 
-	while (len > 0) {
-		int kind = *p++, size;
-
-		if (kind == 0)
-			break;
-		if (kind == 1) {
-			len--;
-			continue;
-		}
-		if (len < 2)
-			return r | CSIG_SCAN_BROKEN;
-		size = *p++;
-		if (size < 2 || size > len)
-			return r | CSIG_SCAN_BROKEN;
-		if (kind == 8 && size == 10 && !(r & CSIG_SCAN_TS)) {
-			*tsval = ((__u32)p[0] << 24) | (p[1] << 16) | (p[2] << 8) | p[3];
-			r |= CSIG_SCAN_TS;
-		}
-		if (kind == 19 || kind == 29)
-			r |= CSIG_SCAN_SIGNED;
-		p += size - 2;
-		len -= size;
-	}
-	return r;
+	ref_parse_options(p, len, &rx);
+	if (rx.saw_tstamp)
+		*tsval = rx.rcv_tsval;
+	return (rx.saw_tstamp ? CSIG_SCAN_TS : 0) |
+	       (rx.saw_sig ? CSIG_SCAN_SIGNED : 0) |
+	       (rx.broken ? CSIG_SCAN_BROKEN : 0);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
