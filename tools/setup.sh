@@ -14,7 +14,7 @@ set -euo pipefail
 export DEBIAN_FRONTEND=noninteractive
 
 PKGS="build-essential make gcc kmod cpio gzip xz-utils bc flex bison
-	libelf-dev zlib1g-dev pkg-config
+	libelf-dev zlib1g-dev pkg-config gcc-multilib libc6-dev-i386
 	qemu-system-x86 busybox-static
 	linux-image-amd64 linux-headers-amd64
 	clang llvm libbpf-dev bpftool libclang-rt-14-dev
