@@ -15,7 +15,10 @@
 # number in window, ACK number not beyond what was sent); s1 -> x and
 # x -> r do not negotiate and their flows are untouched (no tags, no
 # state, the transfer completes); spoofed SYNs that offer CSIG, and a
-# spoofed confirmation, leave no state; IPv6 works as IPv4.  The flows
+# spoofed confirmation, leave no state; a peer whose SYN did not offer and
+# that sends our option after the handshake (a confirmation, a
+# reflection) neither negotiates nor gets reflections, where one that
+# offered does; IPv6 works as IPv4.  The flows
 # run at RATE Mbit/s (default 20).  The counters are the host's, summed
 # over s1 and r.  Everything runs in a private mount
 # namespace with a BPF filesystem of its own, so the host's pins (another
@@ -44,7 +47,7 @@ TOPO=ch$$-
 . "$top/selftests/lib/topo.sh"
 [ -n "$TOPO_CGROOT" ] || ktap_skip_all "needs a cgroup v2 hierarchy"
 
-ktap_plan 19
+ktap_plan 28
 
 topo_chain 1 || { ktap_fail "setup"; ktap_finished; }
 ip netns add "${TOPO}x" &&
@@ -208,6 +211,70 @@ ktap_expect "spoofed SYNs: r answered each offer (so they arrived and were seen 
 ktap_expect "spoofed SYNs and confirmation: no socket state on r, nothing confirmed" \
 	"$(jq '.sockets | length' <<< "$R") == $n0 && $(toward "$R" 198.18.0.99 | jq length) == 0 && $(ctr "$R" confirmed) == $(ctr "$R0" confirmed)"
 topo_hx s1 sh -c "iperf3 -c $TOPO_RCV_IP -p 5301 -t 1 > /dev/null 2>&1"
+
+# --- a peer that did not offer sends the option all the same -------------
+# x's TCP offers nothing; csig_peer.py's client connects to r, then forges
+# our option into its own connection (its sequence and ACK numbers, read
+# with TCP_REPAIR) on the third segment r receives, within the segments in
+# which r takes a late confirmation: the 4-byte option, and on a second
+# connection a reflection.  Its data is then tagged (insertion on x's
+# egress, for its SO_MARK).  r must neither negotiate nor reflect.  The
+# control: the same client on s1, whose TCP offers, forging nothing; r
+# must negotiate and reflect to it.  These checks read the counters, r's
+# socket (ss) and what the client saw; only the last of each reads the
+# socket dump.
+PEER=$top/selftests/lib/csig_peer.py
+counters() { "$H" -n "$TOPO$1" --json show; }
+"$C" -n "${TOPO}x" attach x-eth0 insert --select mark \
+	--mark 0x40000000/0x40000000 --types u > /dev/null ||
+	{ ktap_fail "setup: csigctl on x"; ktap_finished; }
+# peer HOST MODE PORT MARK: the client on HOST toward r:PORT; sets R0 and
+# R (r's counters before and while the connection is open), D (r's socket
+# dump then), SSR (r's socket in ss -e) and P (the client's JSON)
+peer()
+{
+	local spid cpid
+
+	R0=$(counters r)
+	topo_hx r python3 "$PEER" serve "$3" > "$T/serve-$3" 2>&1 &
+	spid=$!
+	sleep 0.3
+	topo_hx "$1" python3 "$PEER" client "$TOPO_RCV_IP" "$3" "$2" 2 "$4" 2 \
+		> "$T/peer-$3" 2>&1 &
+	cpid=$!
+	for _ in $(seq 60); do
+		[ -s "$T/peer-$3" ] && break
+		sleep 0.1
+	done
+	R=$(counters r)
+	D=$(show r)
+	SSR=$(topo_exec r ss -tenH state established "( sport = :$3 )")
+	wait $cpid $spid
+	P=$(cat "$T/peer-$3")
+	ktap_diag "$1, $2: the client: $P; r received $(cat "$T/serve-$3") bytes; r's socket: $SSR"
+	ktap_diag "$1, $2: r's counters, their changes: $(jq -c --argjson a "$(jq .counters <<< "$R0")" '.counters | with_entries(select(.value != $a[.key]) | .value -= $a[.key])' <<< "$R")"
+}
+d() { echo $(($(ctr "$R" "$1") - $(ctr "$R0" "$1"))); }
+pj() { jq ".$1" <<< "$P"; }
+port=5400
+for mode in confirm reflect; do
+	port=$((port + 1))
+	peer x "$mode" "$port" 0x40000000
+	ktap_expect "$mode: a peer that did not offer: its option counted unnegotiated, nothing confirmed, r's socket not marked" \
+		"$(d opts_unnegotiated) == 1 && $(d confirmed) == 0 && $(d marked) == 0 && $(grep -c 'fwmark' <<< "$SSR") == 0 && $(grep -c . <<< "$SSR") == 1"
+	ktap_expect "$mode: ... r does not reflect: tags taken out but not recorded, none of r's $(pj peer_segs) segments carries the option" \
+		"$(pj peer_segs) >= 10 && $(pj peer_opts) == 0 && $(d tags_unnegotiated) >= 10 && $(d tags_recorded) == 0 && $(d opts_sent) == 0 && $(cat "$T/serve-$port") == $(pj sent)"
+	ktap_expect "$mode: ... r keeps no state for the connection (socket dump)" \
+		"$(from_port "$D" "$XIP" "$(pj lport)" | jq length) == 0"
+done
+port=$((port + 1))
+peer s1 none "$port" 0
+ktap_expect "control: s1's client, which offered: confirmed on both ends, r's socket marked" \
+	"$(d confirmed) == 1 && $(d negotiated) == 1 && $(d opts_unnegotiated) == 0 && $(grep -c 'fwmark:0x40000000' <<< "$SSR") == 1"
+ktap_expect "control: ... r reflects: its tags recorded, $(pj peer_opts) of r's $(pj peer_segs) segments carry the option, s1 parsed them" \
+	"$(pj peer_opts) >= 10 && $(d tags_recorded) >= 10 && $(d opts_sent) >= 10 && $(d opts_parsed) >= 10 && $(cat "$T/serve-$port") == $(pj sent)"
+ktap_expect "control: ... r's state for the connection is negotiated (socket dump)" \
+	"$(from_port "$D" "$(topo_sender_ip 1)" "$(pj lport)" | jq '[.[] | select(.negotiated)] | length') == 1"
 
 # --- IPv6 --------------------------------------------------------------
 flow s1 r "$TOPO_RCV_IP6" &

@@ -24,7 +24,9 @@
 # both ends negotiated (the BPF host's socket state, the module's flow
 # table), the receiver took tags out and reflected them, the sender keeps
 # U samples with the locator of the port the data crossed (1 toward r, 2
-# toward s1).  With the module on one host, the module's hooks also run in
+# toward s1).  The negotiation matrix's corners follow, and a peer whose
+# SYN did not offer, sending our option after the handshake, which the
+# BPF passive end must neither take as a confirmation nor reflect to.  With the module on one host, the module's hooks also run in
 # the BPF host's namespace: there they find no flow of theirs to add
 # options to (tags are gone before its packet handler, the tc program runs
 # first), which the checks of the BPF host's counters would show.
@@ -51,7 +53,7 @@ if [ -z "$CGROOT" ]; then
 fi
 [ -n "$CGROOT" ] || ktap_skip_all "no cgroup v2 hierarchy"
 
-ktap_plan 22
+ktap_plan 26
 sx() { topo_csigctl "$@"; }
 ctr() { topo_exec "$1" awk -v k="$2" '$1 == k { print $2 }' /proc/net/csig_opt; }
 flows() { topo_exec "$1" cat /proc/net/csig_opt_flows; }
@@ -181,6 +183,37 @@ flow r
 rc=$?
 ktap_expect "B, the module does not offer: ordinary TCP, nothing on the BPF end" \
 	"$rc == 0 && $(hctr syn_offer_rcvd) == $n0 && $(hctr confirmed) == $c0 && $(bpf_neg "$(topo_sender_ip 1)") == 0"
+# s1's TCP still offers nothing: csig_peer.py's client there forges our
+# option into its own connection once established (the 4-byte option,
+# then on a second connection a reflection), on the third segment r
+# receives, and sends tagged data (its SO_MARK is s1's insertion mark).
+# r must neither negotiate nor reflect.
+PEER=$top/selftests/lib/csig_peer.py
+port=5400
+for mode in confirm reflect; do
+	port=$((port + 1))
+	u0=$(hctr opts_unnegotiated) c0=$(hctr confirmed) m0=$(hctr marked)
+	r0=$(hctr tags_recorded) tu0=$(hctr tags_unnegotiated) s0=$(hctr opts_sent)
+	hx r 1 /usr/bin/python3 "$PEER" serve "$port" > /tmp/peer-serve 2>&1 &
+	spid=$!
+	sleep 0.5
+	hx s1 "" /usr/bin/python3 "$PEER" client "$TOPO_RCV_IP" "$port" "$mode" 2 \
+		"$MARK" 3 > /tmp/peer-client 2>&1 &
+	cpid=$!
+	for _ in $(seq 100); do
+		[ -s /tmp/peer-client ] && break
+		sleep 0.1
+	done
+	DUMP=$(hshow r)
+	wait $cpid $spid
+	PJ=$(cat /tmp/peer-client)
+	lp=$(jq .lport <<< "$PJ")
+	ktap_diag "B, $mode from a peer that did not offer: the peer $PJ; r received $(cat /tmp/peer-serve) bytes; r's socket: $(jq -c "[.sockets[] | select(.rport == $lp)]" <<< "$DUMP")"
+	ktap_expect "B, a peer that did not offer sends our option ($mode): counted unnegotiated, nothing confirmed, no state on r" \
+		"$(hctr opts_unnegotiated) - $u0 == 1 && $(hctr confirmed) == $c0 && $(hctr marked) == $m0 && $(jq "[.sockets[] | select(.rport == $lp)] | length" <<< "$DUMP") == 0"
+	ktap_expect "B, ... ($mode): r does not reflect: its tags not recorded, none of r's $(jq .peer_segs <<< "$PJ") segments carries the option" \
+		"$(jq .peer_segs <<< "$PJ") >= 10 && $(jq .peer_opts <<< "$PJ") == 0 && $(hctr tags_unnegotiated) - $tu0 >= 10 && $(hctr tags_recorded) == $r0 && $(hctr opts_sent) == $s0 && $(cat /tmp/peer-serve) == $(jq .sent <<< "$PJ")"
+done
 echo 1 > $P/offer
 "$H" -n "${TOPO}r" attach r-eth0 --cgroup "$CG" --mark "$MARK" --no-accept > /dev/null
 d0=$(ctr s1 peer_declined) a0=$(hctr synack_accepted)

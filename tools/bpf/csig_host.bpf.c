@@ -51,6 +51,9 @@ char LICENSE[] SEC("license") = "GPL";
 #define AF_INET6	10
 #endif
 #define TCP_PAWS_WINDOW	1	/* include/net/tcp.h: PAWS's one-tick slack */
+#define TCPOPT_MD5SIG	19	/* include/net/tcp.h: TCP-MD5's option kind */
+#define TCPOPT_AO	29	/* and TCP-AO's */
+#define CSIG_ENOMSG	42	/* bpf_load_hdr_opt(): no such option */
 /* TCP_SKB_CB()->tcp_flags, as skops->skb_tcp_flags has them */
 #define TCPHDR_SYN_FLAG	0x02
 #define TCPHDR_RST_FLAG	0x04
@@ -546,6 +549,59 @@ static __always_inline void on_connect(struct bpf_sock_ops *skops,
 		  BPF_SOCK_OPS_PARSE_UNKNOWN_HDR_OPT_CB_FLAG);
 }
 
+/*
+ * Does this end accept the connection's SYN?  When accept is on, the SYN
+ * offered (our 4-byte option) and it is not signed (TCP-MD5 or TCP-AO,
+ * which the module leaves alone too).  The SYN is the one the SYN-ACK
+ * being written answers (the kernel's syn_skb), or else the copy the
+ * listener saved (TCP_SAVE_SYN, set at TCP_LISTEN_CB): a request socket
+ * retransmitting its SYN-ACK and the child the handshake made have that
+ * copy.  The SYN-ACK's acceptance and the check of a confirmation are both
+ * this test, on the same SYN, so a confirmation counts only for a
+ * connection whose SYN-ACK accepted.
+ */
+static __always_inline int syn_accepts(struct bpf_sock_ops *skops,
+				       struct csig_host_cfg *c)
+{
+	struct csig_sample sm[CSIG_OPT_MAX_SAMPLES];
+	__u8 buf[CSIG_TCPOPT_SPACE] = { TCPOPT_MD5SIG, 0 };
+
+	if (!(c->flags & CSIG_HOST_ACCEPT) || opt_load(skops, 1, sm) != 0)
+		return 0;
+	/* any answer but "not there" (malformed options too) declines */
+	if (bpf_load_hdr_opt(skops, buf, sizeof(buf),
+			     BPF_LOAD_HDR_OPT_TCP_SYN) != -CSIG_ENOMSG)
+		return 0;
+	buf[0] = TCPOPT_AO;
+	buf[1] = 0;
+	return bpf_load_hdr_opt(skops, buf, sizeof(buf),
+				BPF_LOAD_HDR_OPT_TCP_SYN) == -CSIG_ENOMSG;
+}
+
+/*
+ * A listener accepts only when it keeps its SYNs (syn_accepts() checks
+ * confirmations against them).  An application's own TCP_SAVE_SYN (2
+ * keeps the MAC header too) stays as it is.
+ */
+static __always_inline void on_listen(struct bpf_sock_ops *skops,
+				      struct csig_host_cfg *c)
+{
+	int save = 0;
+
+	if (!(c->flags & CSIG_HOST_ACCEPT) ||
+	    bpf_getsockopt(skops, IPPROTO_TCP, TCP_SAVE_SYN, &save,
+			   sizeof(save)))
+		return;
+	if (!save) {
+		save = 1;
+		if (bpf_setsockopt(skops, IPPROTO_TCP, TCP_SAVE_SYN, &save,
+				   sizeof(save)))
+			return;
+	}
+	/* the kernel asks the listener's flags for the SYN-ACK's options */
+	set_flags(skops, BPF_SOCK_OPS_WRITE_HDR_OPT_CB_FLAG, 0);
+}
+
 /* The SYN-ACK TCP took (tcp_finish_connect()): accepted or not. */
 static __always_inline void on_active(struct bpf_sock_ops *skops,
 				      struct csig_host_cfg *c)
@@ -569,8 +625,10 @@ static __always_inline void on_active(struct bpf_sock_ops *skops,
 
 /*
  * A passive end keeps state only for a handshake that completed (as TCP
- * checked it: the request's ISNs or a syncookie) and that the active end
- * confirms with our option.  The listener's flags came with the clone.
+ * checked it: the request's ISNs) with a SYN-ACK that accepted, and that
+ * the active end confirms with our option.  A peer whose SYN did not offer
+ * confirms nothing, whatever it sends later.  The listener's flags came
+ * with the clone.
  */
 static __always_inline int confirm(struct bpf_sock_ops *skops,
 				   struct csig_host_cfg *c, int n,
@@ -578,7 +636,7 @@ static __always_inline int confirm(struct bpf_sock_ops *skops,
 {
 	struct csig_bpf_sk *v;
 
-	if (!skops->sk)
+	if (!skops->sk || !syn_accepts(skops, c))
 		return 0;
 	v = sk_state(skops, BPF_SK_STORAGE_GET_F_CREATE);
 	if (!v)
@@ -607,9 +665,16 @@ static __always_inline void on_passive(struct bpf_sock_ops *skops,
 	 * is no confirmation: it waits for the active end's segments.
 	 */
 	n = is_syn(skops) ? CSIG_OPT_NOT_OURS : opt_load(skops, 0, sm);
-	if (n >= 0 && confirm(skops, c, n, sm))
+	if (n >= 0) {
+		if (confirm(skops, c, n, sm))
+			return;
+		/* our option, from a peer this end did not accept */
+		set_flags(skops, 0, BPF_SOCK_OPS_WRITE_HDR_OPT_CB_FLAG |
+			  BPF_SOCK_OPS_PARSE_UNKNOWN_HDR_OPT_CB_FLAG);
+		count(CSIG_HC_OPTS_UNNEGOTIATED);
 		return;
-	if (n < 0 && n != CSIG_OPT_NOT_OURS)
+	}
+	if (n != CSIG_OPT_NOT_OURS)
 		count(CSIG_HC_OPTS_MALFORMED);
 	/* no confirmation yet: watch the next segments for one */
 	set_flags(skops, BPF_SOCK_OPS_PARSE_UNKNOWN_HDR_OPT_CB_FLAG,
@@ -632,9 +697,11 @@ static __always_inline void on_parse(struct bpf_sock_ops *skops,
 	}
 	v = sk_state(skops, 0);
 	if (!v) {
-		/* a passive open whose confirmation came late, or too late */
-		if ((c->flags & CSIG_HOST_ACCEPT) &&
-		    skops->segs_in <= CSIG_HOST_CONFIRM_SEGS &&
+		/*
+		 * a passive open whose confirmation came late, or too late,
+		 * or a peer that was not accepted
+		 */
+		if (skops->segs_in <= CSIG_HOST_CONFIRM_SEGS &&
 		    confirm(skops, c, n, sm))
 			return;
 		set_flags(skops, 0, BPF_SOCK_OPS_PARSE_UNKNOWN_HDR_OPT_CB_FLAG);
@@ -706,7 +773,6 @@ static __always_inline __u32 data_room(struct bpf_sock_ops *skops)
 static __always_inline int hs_wanted(struct bpf_sock_ops *skops,
 				     struct csig_host_cfg *c, int count_it)
 {
-	struct csig_sample sm[CSIG_OPT_MAX_SAMPLES];
 	struct csig_bpf_sk *v;
 
 	if (!(skops->skb_tcp_flags & TCPHDR_ACK_FLAG)) {
@@ -715,14 +781,13 @@ static __always_inline int hs_wanted(struct bpf_sock_ops *skops,
 		return v && v->state == CSIG_BPF_OFFERED;
 	}
 	/*
-	 * A SYN-ACK (skops->sk is the request socket: nothing is kept for
-	 * it): accept when the SYN it answers offered.  The kernel hands
-	 * over that SYN for the first SYN-ACK only; one it retransmits from
-	 * its timer does not accept (as tcp_csig_opt's).
+	 * A SYN-ACK (of a request socket: nothing is kept for it): accept
+	 * when syn_accepts() does, on the SYN it answers, which is the
+	 * confirmation's test later.  A syncookie's SYN-ACK does not: the
+	 * child its ACK makes has no copy of the SYN to test.
 	 */
-	if (!(c->flags & CSIG_HOST_ACCEPT))
-		return 0;
-	if (opt_load(skops, 1, sm) != 0)
+	if (skops->args[0] == BPF_WRITE_HDR_TCP_SYNACK_COOKIE ||
+	    !syn_accepts(skops, c))
 		return 0;
 	if (count_it)
 		count(CSIG_HC_SYN_OFFER_RCVD);
@@ -851,9 +916,7 @@ int csig_host_sockops(struct bpf_sock_ops *skops)
 		return 1;
 	switch (skops->op) {
 	case BPF_SOCK_OPS_TCP_LISTEN_CB:
-		/* for the acceptance on its SYN-ACKs (it is no request's) */
-		if (c->flags & CSIG_HOST_ACCEPT)
-			set_flags(skops, BPF_SOCK_OPS_WRITE_HDR_OPT_CB_FLAG, 0);
+		on_listen(skops, c);
 		break;
 	case BPF_SOCK_OPS_TCP_CONNECT_CB:
 		on_connect(skops, c);
