@@ -15,13 +15,25 @@
         (S 31, LM 99), at sequence numbers half the sequence space away
         from the one acknowledged (random within that half), half of them
         acknowledging what the ACK's sender sent and half a random number
+    csig_attack.py insum IFACE SNIFF DSTMAC SRC SPORT DST DPORT COUNT S LM [bad]
+        as tags, but COUNT segments inside the connection's window (20000
+        bytes ahead of what DST acknowledged, where TCP queues them), each
+        in a tag of type 5 carrying S and LM; with "bad", each with a TCP
+        checksum that does not add up
+    csig_attack.py unoffered IFACE DSTMAC SRC SPORT DST DPORT
+        a handshake SRC:SPORT -> DST:DPORT whose SYN does not offer CSIG,
+        then three segments carrying the option (the confirmation, and a
+        reflection): a peer that turns CSIG on by itself.  SRC's own stack
+        must not reset the connection (the caller drops its RSTs)
 
 The TPIDs, the tag layout and the option's kind and ExID are read from
 include/csig.h and include/csig_opt.h, which own them.
 """
 import random
+import select
 import struct
 import sys
+import time
 
 import pkt
 from csig_consts import consts
@@ -93,6 +105,61 @@ def tags(iface, sniff_if, mac, src, sport, dst, dport, count):
     print("seen seq %u ack %u" % (seq, ack))
 
 
+def insum(iface, sniff_if, mac, src, sport, dst, dport, count, s, lm,
+          bad=None):
+    def acks(p):
+        return p["sport"] == int(dport) and p["dport"] == int(sport)
+
+    seen = pkt.sniff(sniff_if, acks, 1, 20)
+    if not seen:
+        sys.exit("no segment of the connection seen")
+    seq, ack = seen[0]["ack"], seen[0]["seq"]
+    tag = TPC.to_bytes(2, "big") + compact_tag(5, int(s), int(lm))
+    eth, frames = header(iface, mac, src, tag), []
+    for i in range(int(count)):
+        th = pkt.tcp(src, dst, int(sport), int(dport), seq + 20000 + 100 * i,
+                     ack, pkt.ACK, payload=b"z" * 100, win=8192)
+        if bad:
+            th = th[:16] + bytes([th[16] ^ 0x5a, th[17]]) + th[18:]
+        frames.append(eth + pkt.ip(src, dst, th))
+    pkt.send(iface, frames)
+    print("seen seq %u ack %u" % (seq, ack))
+
+
+def unoffered(iface, mac, src, sport, dst, dport):
+    sport, dport = int(sport), int(dport)
+    eth = header(iface, mac, src)
+    isn = random.getrandbits(32)
+    s = pkt.sock(iface)
+    s.send(eth + pkt.ip(src, dst, pkt.tcp(src, dst, sport, dport, isn, 0,
+                                          pkt.SYN, struct.pack("!BBH", 2, 4, 1460),
+                                          win=8192)))
+    end = time.monotonic() + 20
+    sa = None
+    while not sa and time.monotonic() < end:
+        if not select.select([s], [], [], 1)[0]:
+            continue
+        p = pkt.parse(s.recv(65535))
+        if p and p["sport"] == dport and p["dport"] == sport and \
+                p["flags"] & (pkt.SYN | pkt.ACK) == pkt.SYN | pkt.ACK:
+            sa = p
+    if not sa:
+        sys.exit("no SYN-ACK")
+    confirm = struct.pack("!BBH", KIND, 4, EXID)
+    # a sample of type 5 (compact: S 9, LM 3), as a reflection carries it
+    refl = struct.pack("!BBH", KIND, 10, EXID) + \
+        bytes([5 << 3 | 0x04]) + (9).to_bytes(3, "big") + (3).to_bytes(2, "big")
+    una, rcv = isn + 1, sa["seq"] + 1
+    for opts, data in ((confirm, b""), (confirm, b"a" * 50), (refl, b"b" * 50)):
+        s.send(eth + pkt.ip(src, dst, pkt.tcp(src, dst, sport, dport, una, rcv,
+                                              pkt.ACK | pkt.PSH, opts, data,
+                                              win=8192)))
+        una += len(data)
+        time.sleep(0.05)
+    s.close()
+    print("handshake seq %u ack %u" % (isn, sa["seq"]))
+
+
 cmd = sys.argv[1]
 if cmd == "synflood":
     synflood(*sys.argv[2:8])
@@ -100,5 +167,9 @@ elif cmd == "synack":
     synack(*sys.argv[2:8])
 elif cmd == "tags":
     tags(*sys.argv[2:10])
+elif cmd == "insum":
+    insum(*sys.argv[2:13])
+elif cmd == "unoffered":
+    unoffered(*sys.argv[2:8])
 else:
     sys.exit(__doc__)

@@ -17,6 +17,18 @@
         connect from port SPORT without waiting, keep the attempt open
         for SECS seconds (a SYN_SENT socket to forge against)
 
+    tcpxfer.py sink PORT SECS
+        accept every connection for SECS seconds, each read to the end
+        in a thread of its own, then closed
+    tcpxfer.py many HOST PORT COUNT BYTES [rst]
+        COUNT connections one after the other, each sending BYTES,
+        closing its write side and reading until the server closes
+        (with "rst": aborting after the send, SO_LINGER 0, so that an RST
+        ends it); print how many completed
+    tcpxfer.py open HOST PORT SPORT COUNT BYTES
+        COUNT connections at once, from ports SPORT, SPORT + 1, ...,
+        each sending BYTES; then close them all; print how many
+
 The server closes first, so that its end holds TIME_WAIT and a
 reconnection on the same four-tuple reuses it, as TCP allows.  MD5KEY
 signs the connection with TCP-MD5 (RFC 2385) for PEER / HOST.
@@ -135,6 +147,73 @@ def hold(host, port, sport, secs):
     s.close()
 
 
+def sink(port, secs):
+    ls = socket.socket(socket.AF_INET6)
+    ls.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    ls.bind(("::", int(port)))
+    ls.listen(128)
+    ls.settimeout(0.5)
+
+    def drain(c):
+        c.settimeout(float(secs))
+        try:
+            while c.recv(65536):
+                pass
+        except OSError:
+            pass
+        c.close()
+
+    end = time.time() + float(secs)
+    while time.time() < end:
+        try:
+            c, _ = ls.accept()
+        except socket.timeout:
+            continue
+        threading.Thread(target=drain, args=(c,), daemon=True).start()
+
+
+def many(host, port, count, nbytes, how=None):
+    done = 0
+    for _ in range(int(count)):
+        s = socket.socket(family(host))
+        s.settimeout(10)
+        try:
+            s.connect((host, int(port)))
+            s.sendall(b"x" * int(nbytes))
+            if how != "rst":
+                # a request and its answer: the server closes after it
+                s.shutdown(socket.SHUT_WR)
+                while s.recv(4096):
+                    pass
+            done += 1
+        except OSError:
+            pass
+        if how == "rst":
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER,
+                         struct.pack("ii", 1, 0))
+        s.close()
+    print(done)
+
+
+def opened(host, port, sport, count, nbytes):
+    socks = []
+    for i in range(int(count)):
+        s = socket.socket(family(host))
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        s.bind(("", int(sport) + i))
+        s.settimeout(10)
+        try:
+            s.connect((host, int(port)))
+            s.sendall(b"x" * int(nbytes))
+            socks.append(s)
+        except OSError:
+            s.close()
+    time.sleep(0.5)
+    for s in socks:
+        s.close()
+    print(len(socks))
+
+
 cmd = sys.argv[1]
 if cmd == "server":
     server(*sys.argv[2:])
@@ -142,6 +221,12 @@ elif cmd == "client":
     client(*sys.argv[2:])
 elif cmd == "chunks":
     chunks(*sys.argv[2:5])
+elif cmd == "sink":
+    sink(*sys.argv[2:4])
+elif cmd == "many":
+    many(*sys.argv[2:7])
+elif cmd == "open":
+    opened(*sys.argv[2:7])
 elif cmd == "hold":
     hold(*sys.argv[2:6])
 else:
