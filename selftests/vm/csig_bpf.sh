@@ -53,7 +53,7 @@ if [ -z "$CGROOT" ]; then
 fi
 [ -n "$CGROOT" ] || ktap_skip_all "no cgroup v2 hierarchy"
 
-ktap_plan 26
+ktap_plan 27
 sx() { topo_csigctl "$@"; }
 ctr() { topo_exec "$1" awk -v k="$2" '$1 == k { print $2 }' /proc/net/csig_opt; }
 flows() { topo_exec "$1" cat /proc/net/csig_opt_flows; }
@@ -233,6 +233,8 @@ flow s1
 rc=$?
 ktap_expect "A, the module does not accept: the BPF end counts the refusal, s1's data goes untagged" \
 	"$rc == 0 && $(hctr peer_declined) - $d0 >= 2 && $(bpf_neg "$TOPO_RCV_IP") == 0 && $(sx s1 --json show s1-eth0 | jq '.[0].counters.inserted') == $m0"
+ktap_expect "A, the module does not accept: the BPF end keeps no state for the declined connections" \
+	"$(jq "[.sockets[] | select(.remote == \"$TOPO_RCV_IP\")] | length" <<< "$DUMP") == 0"
 ktap_run "csighost detaches from s1" \
 	"$H" -n "${TOPO}s1" detach s1-eth0 --cgroup "$CG"
 echo 1 > $P/offer

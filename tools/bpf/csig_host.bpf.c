@@ -618,6 +618,9 @@ static __always_inline void on_active(struct bpf_sock_ops *skops,
 		negotiated(skops, c);
 		count(CSIG_HC_NEGOTIATED);
 	} else {
+		/* declined: nothing of this connection is worth keeping */
+		if (skops->sk)
+			bpf_sk_storage_delete(&csig_sk, skops->sk);
 		set_flags(skops, 0, BPF_SOCK_OPS_WRITE_HDR_OPT_CB_FLAG);
 		count(CSIG_HC_PEER_DECLINED);
 	}
