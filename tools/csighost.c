@@ -54,21 +54,41 @@ static const char *usage_text =
 "\n"
 "-n NETNS enters the network namespace only (ip netns exec would hide\n"
 "/sys/fs/bpf, where the maps are pinned).  The configuration and counters\n"
-"are the host's (one set for every device and cgroup).\n";
+"are the host's (one set for every device and cgroup).\n"
+"\n"
+"Exit status: 0 done, 1 an error at run time, 2 a usage error.\n";
 
 static int json;
 static int in_netns;
 
+static void vfail(int rc, const char *fmt, va_list ap)
+{
+	fputs("csighost: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	exit(rc);
+}
+
+/* What failed at run time: exit status 1. */
 static int die(const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("csighost: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vfail(1, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
-	exit(2);
+	return 1;
+}
+
+/* A command line that is not csighost's: exit status 2. */
+static int bad_usage(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vfail(2, fmt, ap);
+	va_end(ap);
+	return 2;
 }
 
 struct opts {
@@ -86,7 +106,7 @@ static unsigned long num(const char *s, const char *what, unsigned long max)
 	errno = 0;
 	v = strtoul(s, &end, 0);
 	if (errno || *end || end == s || v > max)
-		die("bad %s '%s'", what, s);
+		bad_usage("bad %s '%s'", what, s);
 	return v;
 }
 
@@ -123,7 +143,7 @@ static int parse_opts(int argc, char **argv, int first, struct opts *o)
 			continue;
 		}
 		if (i + 1 >= argc)
-			die("%s needs a value", a);
+			bad_usage("%s needs a value", a);
 		if (!strcmp(a, "--cgroup")) {
 			o->cgroup = argv[++i];
 		} else if (!strcmp(a, "--mark")) {
@@ -132,15 +152,16 @@ static int parse_opts(int argc, char **argv, int first, struct opts *o)
 			char *c = strchr(argv[++i], ',');
 
 			if (!c)
-				die("--tpid COMPACT,EXPANDED");
+				bad_usage("--tpid COMPACT,EXPANDED");
 			*c = 0;
 			o->cfg.tpid[0] = num(argv[i], "TPID", 0xffff);
 			o->cfg.tpid[1] = num(c + 1, "TPID", 0xffff);
 			if (!tpid_ok(o->cfg.tpid[0]) || !tpid_ok(o->cfg.tpid[1]) ||
 			    o->cfg.tpid[0] == o->cfg.tpid[1])
-				die("TPIDs must differ and not be 802.1Q/802.1ad/IP/IPv6/ARP");
+				bad_usage("TPIDs must differ and not be %s",
+					  "802.1Q/802.1ad/IP/IPv6/ARP");
 		} else {
-			die("unknown option '%s' (see csighost help)", a);
+			bad_usage("unknown option '%s' (see csighost help)", a);
 		}
 	}
 	return pos;
@@ -241,7 +262,7 @@ static int cmd_attach(int argc, char **argv)
 
 	n = parse_opts(argc, argv, 1, &o);
 	if (n != 2)
-		die("attach DEV [--cgroup DIR] [OPTIONS]");
+		bad_usage("attach DEV [--cgroup DIR] [OPTIONS]");
 	hook.ifindex = ifindex_of(argv[1]);
 	hook.attach_point = BPF_TC_INGRESS;
 	need_bpffs();
@@ -292,7 +313,7 @@ static int cmd_detach(int argc, char **argv)
 
 	n = parse_opts(argc, argv, 1, &o);
 	if (n != 2)
-		die("detach DEV [--cgroup DIR]");
+		bad_usage("detach DEV [--cgroup DIR]");
 	hook.ifindex = ifindex_of(argv[1]);
 	hook.attach_point = BPF_TC_INGRESS;
 	err = bpf_tc_detach(&hook, &tco);
@@ -453,7 +474,7 @@ static int cmd_show(int argc, char **argv)
 	__u32 zero = 0;
 
 	if (parse_opts(argc, argv, 1, &o) != 1)
-		die("show [--sockets]");
+		bad_usage("show [--sockets]");
 	need_bpffs();
 	cfd = bpf_obj_get(CSIG_HOST_PIN_CFG);
 	sfd = bpf_obj_get(CSIG_HOST_PIN_STATS);
@@ -526,7 +547,7 @@ int main(int argc, char **argv)
 			 i + 1 < argc)
 			enter_netns(argv[++i]);
 		else
-			die("unknown option '%s' (see csighost help)", argv[i]);
+			bad_usage("unknown option '%s' (see csighost help)", argv[i]);
 	}
 	if (i >= argc || !strcmp(argv[i], "help") || argv[i][0] == '-') {
 		fputs(usage_text, i >= argc ? stderr : stdout);
@@ -542,5 +563,5 @@ int main(int argc, char **argv)
 		return cmd_detach(argc, argv);
 	if (!strcmp(argv[0], "show"))
 		return cmd_show(argc, argv);
-	return die("unknown command '%s' (see csighost help)", argv[0]);
+	return bad_usage("unknown command '%s' (see csighost help)", argv[0]);
 }

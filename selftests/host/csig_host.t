@@ -19,7 +19,8 @@
 # spoofed confirmation, leave no state; a peer whose SYN did not offer and
 # that sends our option after the handshake (a confirmation, a
 # reflection) neither negotiates nor gets reflections, where one that
-# offered does; IPv6 works as IPv4.  The flows
+# offered does; IPv6 works as IPv4; csighost exits 2 for usage errors
+# and 1 for errors at run time.  The flows
 # run at RATE Mbit/s (default 20).  The counters are the host's, summed
 # over s1 and r.  Everything runs in a private mount
 # namespace with a BPF filesystem of its own, so the host's pins (another
@@ -48,7 +49,21 @@ TOPO=ch$$-
 . "$top/selftests/lib/topo.sh"
 [ -n "$TOPO_CGROOT" ] || ktap_skip_all "needs a cgroup v2 hierarchy"
 
-ktap_plan 28
+ktap_plan 30
+
+# exit statuses: 2 for a command line that is not csighost's, 1 for what
+# fails at run time (nothing attached yet in this BPF filesystem, no such
+# network namespace, no such device)
+"$H" frobnicate 2> /dev/null; u1=$?
+"$H" attach 2> /dev/null; u2=$?
+"$H" attach lo --mark bogus 2> /dev/null; u3=$?
+"$H" show 2> /dev/null; r1=$?
+"$H" -n "${TOPO}nosuch" show 2> /dev/null; r2=$?
+"$H" attach "${TOPO}nosuch" 2> /dev/null; r3=$?
+ktap_expect "csighost exits 2 for usage errors ($u1 $u2 $u3)" \
+	"$u1 == 2 && $u2 == 2 && $u3 == 2"
+ktap_expect "csighost exits 1 for errors at run time ($r1 $r2 $r3)" \
+	"$r1 == 1 && $r2 == 1 && $r3 == 1"
 
 topo_chain 1 || { ktap_fail "setup"; ktap_finished; }
 ip netns add "${TOPO}x" &&
