@@ -15,10 +15,14 @@
  * (include/csig_opt_api.h).  Flows that negotiated are marked on output so
  * that the data plane's insertion role tags them.
  *
- * State lives in a flow table keyed by the connection's addresses and
- * ports, not in the socket: no socket is referenced or changed, any
- * congestion control works on either end, and the module can be removed
- * at any time.  Entries expire after idle_timeout seconds without traffic.
+ * State lives in a flow table of each network namespace, keyed by the
+ * connection's addresses and ports as its socket sees them (after NAT),
+ * not in the socket: no socket is referenced or changed, any congestion
+ * control works on either end, and the module can be removed at any time.
+ * An entry goes when its connection closes (FINs both ways, or a reset),
+ * when it was idle for idle_timeout seconds, or, with the table full, to
+ * make room for a new connection when it is the least recently used and
+ * idle for a second.
  * Documentation/tcp_csig_opt.rst has the design, Documentation/results.rst
  * its measurements.
  */
@@ -35,6 +39,9 @@
 #include <linux/ipv6.h>
 #include <linux/tcp.h>
 #include <linux/jhash.h>
+#include <linux/rhashtable.h>
+#include <linux/sched/mm.h>
+#include <linux/memcontrol.h>
 #include <linux/proc_fs.h>
 #include <linux/seq_file.h>
 #include <linux/workqueue.h>
@@ -120,6 +127,13 @@ enum {
 	C_OPTS_UNNEGOTIATED,	/* ... on a flow that did not negotiate */
 	C_MARKED,		/* data segments marked for tag insertion */
 	C_FLOWS_FULL,		/* flows not tracked: max_flows reached */
+	C_FLOWS_CLOSED,		/* entries gone with their connection (FIN, RST) */
+	C_FLOWS_EVICTED,	/* ... made room for a new one (table full) */
+	C_FLOWS_EXPIRED,	/* ... idle for idle_timeout */
+	C_TAGS_NOT_DELIVERED,	/* tags whose frame IP did not deliver locally */
+	C_TAGS_CSUM_BAD,	/* tags on a segment whose TCP checksum is wrong */
+	C_OPTS_CSUM_BAD,	/* options ... likewise: ignored */
+	C_CONFIRM_UNACCEPTED,	/* options on a connection this end did not accept */
 	C_NR,
 };
 
@@ -132,13 +146,89 @@ static const char * const csig_ctr_names[C_NR] = {
 	"opts_no_room", "opts_sent_data", "opts_data_no_fit", "opts_parsed",
 	"opts_malformed", "opts_out_of_window", "oow_seq", "oow_ack",
 	"oow_paws", "opts_no_socket", "opts_unnegotiated", "marked",
-	"flows_full",
+	"flows_full", "flows_closed", "flows_evicted", "flows_expired",
+	"tags_not_delivered", "tags_csum_bad", "opts_csum_bad",
+	"confirm_unaccepted",
 };
+
+/* The flow table. */
+#define CSIG_FLOW_NTYPES		16
+
+/* Key: addresses and ports as the connection's socket sees them. */
+struct csig_flow_key {
+	u8	family;
+	u8	pad;
+	__be16	lport, rport;
+	u16	pad2;
+	struct in6_addr laddr, raddr;	/* IPv4: mapped into the first word */
+};
+
+enum {
+	CSIG_F_OFFERED = 1, CSIG_F_PEER_OFFERED = 2, CSIG_F_NEGOTIATED = 4,
+	CSIG_F_FIN_OUT = 8, CSIG_F_FIN_IN = 16,	/* FINs seen each way */
+};
+
+/*
+ * Segments after the handshake on which an active opener confirms the
+ * negotiation (the handshake option, or a reflection), so that the passive
+ * end can keep state only for a handshake that completed.
+ */
+#define CSIG_CONFIRMS	3
+
+/*
+ * With the table full, the least recently used entry makes room for a new
+ * connection when it has been idle this long (jiffies); entries move to
+ * the recent end of the namespace's list at most this often.
+ */
+#define CSIG_EVICT_IDLE	HZ
+#define CSIG_EVICT_SCAN	8	/* entries looked at, from the least recent */
+#define CSIG_GC_BATCH	1024	/* entries the expiry looks at under the lock */
+
+struct csig_flow {
+	struct rhash_head node;
+	struct list_head lru;		/* the namespace's; under its lock */
+	struct rcu_head rcu;
+	struct csig_flow_key key;
+	unsigned long last_used;	/* jiffies */
+	unsigned long lru_stamp;	/* jiffies: its last move in the list */
+	bool	dead;			/* unlinked; under the namespace's lock */
+	spinlock_t lock;		/* protects the fields below */
+	u8	state;
+	u8	confirms;		/* active open: confirmations to send */
+	u16	rx_valid, rx_fresh;	/* by type */
+	u16	tx_valid;
+	struct csig_sample rx[CSIG_FLOW_NTYPES];	/* receiver: latest tag of each type */
+	struct csig_opt_sample tx[CSIG_FLOW_NTYPES];	/* sender: latest reflected */
+};
+
+static const struct rhashtable_params csig_flow_params = {
+	.head_offset = offsetof(struct csig_flow, node),
+	.key_offset = offsetof(struct csig_flow, key),
+	.key_len = sizeof(struct csig_flow_key),
+	.automatic_shrinking = true,
+};
+
+/*
+ * The SYN-ACKs this end sent with the acceptance, so that a confirmation
+ * turns CSIG on only for a connection this end accepted: one word per
+ * slot, the key's tag (a second hash, never 0) and the SYN-ACK's sequence
+ * number.  Fixed in size, so that SYNs allocate nothing: a SYN-ACK whose
+ * slot another overwrote before the confirmation came is not confirmed
+ * (counted), and the connection runs without CSIG.
+ */
+#define CSIG_ACCEPT_BITS	12
 
 /* The namespace's counters (include/dcc_pernet.h) and flows. */
 struct csig_net {
 	struct dcc_net dcc;	/* first: dcc_net_priv() */
+	struct rhashtable flows;
+	spinlock_t lock;	/* lru, adds and removals */
+	struct list_head lru;	/* least recently used first */
 	atomic_t nflows;
+	u32	accept_seed;
+	u64	*accepts;	/* 1 << CSIG_ACCEPT_BITS slots */
+	struct net *net;
+	struct delayed_work gc;
 };
 
 static struct csig_net *csig_net(const struct net *net)
@@ -151,130 +241,148 @@ static void csig_count(const struct net *net, int i)
 	dcc_count(net, i);
 }
 
-/* The flow table. */
-#define CSIG_FLOW_HASH_BITS	12
-#define CSIG_FLOW_NTYPES		16
-
-struct csig_flow_key {
-	const struct net *net;
-	u8	family;
-	u8	pad;
-	__be16	lport, rport;
-	struct in6_addr laddr, raddr;	/* IPv4: mapped into the first word */
-};
-
-enum { CSIG_F_OFFERED = 1, CSIG_F_PEER_OFFERED = 2, CSIG_F_NEGOTIATED = 4 };
-
-/*
- * Segments after the handshake on which an active opener confirms the
- * negotiation (the handshake option, or a reflection), so that the passive
- * end can keep state only for a handshake that completed.
- */
-#define CSIG_CONFIRMS	3
-
-struct csig_flow {
-	struct hlist_node node;
-	struct rcu_head rcu;
-	struct csig_flow_key key;
-	spinlock_t lock;		/* protects the fields below */
-	unsigned long last_used;	/* jiffies */
-	u8	state;
-	u8	confirms;		/* active open: confirmations to send */
-	u16	rx_valid, rx_fresh;	/* by type */
-	u16	tx_valid;
-	struct csig_sample rx[CSIG_FLOW_NTYPES];	/* receiver: latest tag of each type */
-	struct csig_opt_sample tx[CSIG_FLOW_NTYPES];	/* sender: latest reflected */
-};
-
-/* Lookups walk a bucket under RCU; its lock serialises changes to it. */
-static struct {
-	struct hlist_head head;
-	spinlock_t lock;	/* adds and removals in this bucket */
-} csig_table[1 << CSIG_FLOW_HASH_BITS];
 static atomic_t csig_nconsumers;
-static u32 csig_hash_seed __read_mostly;
 
-static u32 csig_key_hash(const struct csig_flow_key *k)
+/* The caller holds rcu_read_lock(). */
+static struct csig_flow *csig_flow_lookup(const struct net *net,
+					  const struct csig_flow_key *k)
 {
-	u32 ports = ((u32)ntohs(k->lport) << 16) | ntohs(k->rport);
-
-	return jhash2((const u32 *)&k->laddr, 8,
-		      jhash_3words((u32)(unsigned long)k->net, ports, k->family,
-				   csig_hash_seed)) &
-	       ((1 << CSIG_FLOW_HASH_BITS) - 1);
+	return rhashtable_lookup(&csig_net(net)->flows, k, csig_flow_params);
 }
 
-static struct csig_flow *csig_flow_lookup(const struct csig_flow_key *k, u32 h)
+/* Unlink a flow; the caller holds its namespace's lock. */
+static void csig_flow_unlink(struct csig_net *cn, struct csig_flow *f)
 {
-	struct csig_flow *f;
+	if (f->dead)
+		return;
+	f->dead = true;
+	rhashtable_remove_fast(&cn->flows, &f->node, csig_flow_params);
+	list_del(&f->lru);
+	atomic_dec(&cn->nflows);
+	kfree_rcu(f, rcu);
+}
 
-	hlist_for_each_entry_rcu(f, &csig_table[h].head, node)
-		if (!memcmp(&f->key, k, sizeof(*k)))
-			return f;
+/* Forget the flow @f (counted as @why, if not 0); under RCU. */
+static void csig_flow_remove(struct net *net, struct csig_flow *f, int why)
+{
+	struct csig_net *cn = csig_net(net);
+	bool done;
+
+	spin_lock_bh(&cn->lock);
+	done = !f->dead;
+	csig_flow_unlink(cn, f);
+	spin_unlock_bh(&cn->lock);
+	if (done && why)
+		csig_count(net, why);
+}
+
+/* Forget the flow of @k, if any: a new connection on its addresses. */
+static void csig_flow_drop(struct net *net, const struct csig_flow_key *k)
+{
+	struct csig_flow *f = csig_flow_lookup(net, k);
+
+	if (f)
+		csig_flow_remove(net, f, 0);
+}
+
+/* A packet of the flow: recently used (the list moves once a second). */
+static void csig_flow_touch(struct net *net, struct csig_flow *f)
+{
+	struct csig_net *cn = csig_net(net);
+	unsigned long now = jiffies;
+
+	if (READ_ONCE(f->last_used) != now)
+		WRITE_ONCE(f->last_used, now);
+	if (time_before(now, READ_ONCE(f->lru_stamp) + CSIG_EVICT_IDLE))
+		return;
+	spin_lock_bh(&cn->lock);
+	if (!f->dead) {
+		WRITE_ONCE(f->lru_stamp, now);
+		list_move_tail(&f->lru, &cn->lru);
+	}
+	spin_unlock_bh(&cn->lock);
+}
+
+/*
+ * Room for one more flow in a full table: the least recently used of the
+ * first entries, if idle for CSIG_EVICT_IDLE, goes.
+ */
+static bool csig_flow_evict(struct net *net)
+{
+	struct csig_net *cn = csig_net(net);
+	struct csig_flow *f, *victim = NULL;
+	int i = 0;
+
+	spin_lock_bh(&cn->lock);
+	list_for_each_entry(f, &cn->lru, lru) {
+		if (i++ == CSIG_EVICT_SCAN)
+			break;
+		if (time_before(jiffies, READ_ONCE(f->last_used) + CSIG_EVICT_IDLE))
+			continue;
+		if (!victim || time_before(READ_ONCE(f->last_used),
+					   READ_ONCE(victim->last_used)))
+			victim = f;
+	}
+	if (victim)
+		csig_flow_unlink(cn, victim);
+	spin_unlock_bh(&cn->lock);
+	if (victim)
+		csig_count(net, C_FLOWS_EVICTED);
+	return victim;
+}
+
+/* The memory cgroup a socket's flow entry is charged to. */
+static struct mem_cgroup *csig_sk_memcg(const struct sock *sk)
+{
+#ifdef CONFIG_MEMCG
+	if (sk && sk->sk_state == TCP_NEW_SYN_RECV)
+		sk = inet_reqsk(sk)->rsk_listener;
+	if (sk && sk_fullsock(sk))
+		return sk->sk_memcg;
+#endif
 	return NULL;
 }
 
-/* Find or add; the caller holds rcu_read_lock(). */
-static struct csig_flow *csig_flow_get(struct net *net, const struct csig_flow_key *k)
+/*
+ * Find or add; the caller holds rcu_read_lock().  A new entry is charged
+ * to @memcg, its socket's.
+ */
+static struct csig_flow *csig_flow_get(struct net *net, const struct csig_flow_key *k,
+				       struct mem_cgroup *memcg)
 {
-	u32 h = csig_key_hash(k);
-	struct csig_flow *f = csig_flow_lookup(k, h);
+	struct csig_net *cn = csig_net(net);
+	struct csig_flow *f = csig_flow_lookup(net, k), *o;
+	struct mem_cgroup *old;
 
 	if (f)
 		return f;
-	if (atomic_inc_return(&csig_net(net)->nflows) > max_flows) {
-		atomic_dec(&csig_net(net)->nflows);
+	if (atomic_inc_return(&cn->nflows) > max_flows && !csig_flow_evict(net)) {
+		atomic_dec(&cn->nflows);
 		csig_count(net, C_FLOWS_FULL);
 		return NULL;
 	}
-	f = kzalloc(sizeof(*f), GFP_ATOMIC);
+	old = set_active_memcg(memcg);
+	f = kzalloc(sizeof(*f), GFP_ATOMIC | __GFP_ACCOUNT);
+	set_active_memcg(old);
 	if (!f) {
-		atomic_dec(&csig_net(net)->nflows);
+		atomic_dec(&cn->nflows);
 		return NULL;
 	}
 	f->key = *k;
 	spin_lock_init(&f->lock);
 	f->last_used = jiffies;
-	spin_lock_bh(&csig_table[h].lock);
-	if (csig_flow_lookup(k, h)) {	/* lost a race */
-		spin_unlock_bh(&csig_table[h].lock);
+	f->lru_stamp = f->last_used;
+	spin_lock_bh(&cn->lock);
+	o = rhashtable_lookup_get_insert_fast(&cn->flows, &f->node, csig_flow_params);
+	if (!o)
+		list_add_tail(&f->lru, &cn->lru);
+	spin_unlock_bh(&cn->lock);
+	if (o) {	/* lost a race, or no room in the table */
 		kfree(f);
-		atomic_dec(&csig_net(net)->nflows);
-		return csig_flow_lookup(k, h);
+		atomic_dec(&cn->nflows);
+		return IS_ERR(o) ? NULL : o;
 	}
-	hlist_add_head_rcu(&f->node, &csig_table[h].head);
-	spin_unlock_bh(&csig_table[h].lock);
 	return f;
-}
-
-static void csig_flow_free_rcu(struct rcu_head *r)
-{
-	kfree(container_of(r, struct csig_flow, rcu));
-}
-
-/*
- * Unlink a flow; the caller holds its bucket's lock.  @net_alive: its
- * namespace's counters are still there to count it out.
- */
-static void csig_flow_unlink(struct csig_flow *f, bool net_alive)
-{
-	hlist_del_rcu(&f->node);
-	if (net_alive)
-		atomic_dec(&csig_net(f->key.net)->nflows);
-	call_rcu(&f->rcu, csig_flow_free_rcu);
-}
-
-/* Forget the flow of @k, if any: a new connection on its addresses. */
-static void csig_flow_drop(const struct csig_flow_key *k)
-{
-	u32 h = csig_key_hash(k);
-	struct csig_flow *f;
-
-	spin_lock_bh(&csig_table[h].lock);
-	f = csig_flow_lookup(k, h);
-	if (f)
-		csig_flow_unlink(f, true);
-	spin_unlock_bh(&csig_table[h].lock);
 }
 
 /*
@@ -289,36 +397,91 @@ static void csig_flow_reset(struct csig_flow *f, u8 state)
 	f->rx_valid = 0;
 	f->rx_fresh = 0;
 	f->tx_valid = 0;
-	f->last_used = jiffies;
 }
 
-/* Remove expired flows (or all of @net's, or all when @all). */
-static void csig_flow_gc(const struct net *net, bool all)
+/*
+ * Expire a namespace's idle flows: from the least recently used end of its
+ * list, in batches, until one was used within idle_timeout.
+ */
+static void csig_flow_expire(struct csig_net *cn)
 {
 	unsigned long idle = (unsigned long)READ_ONCE(idle_timeout) * HZ;
-	struct hlist_node *tmp;
-	struct csig_flow *f;
-	int i;
+	struct csig_flow *f, *tmp;
+	unsigned int n, gone;
+	bool more = true;
 
-	for (i = 0; i < ARRAY_SIZE(csig_table); i++) {
-		spin_lock_bh(&csig_table[i].lock);
-		hlist_for_each_entry_safe(f, tmp, &csig_table[i].head, node) {
-			if (all || (net && f->key.net == net) ||
-			    (!net && time_after(jiffies, READ_ONCE(f->last_used) + idle)))
-				csig_flow_unlink(f, !all);
+	while (more) {
+		n = 0;
+		gone = 0;
+		more = false;
+		spin_lock_bh(&cn->lock);
+		list_for_each_entry_safe(f, tmp, &cn->lru, lru) {
+			if (n++ == CSIG_GC_BATCH) {
+				more = true;
+				break;
+			}
+			if (time_before(jiffies, f->lru_stamp + idle))
+				break;
+			if (time_before(jiffies, READ_ONCE(f->last_used) + idle)) {
+				/* used in the second since its last move */
+				f->lru_stamp = jiffies;
+				list_move_tail(&f->lru, &cn->lru);
+				continue;
+			}
+			csig_flow_unlink(cn, f);
+			gone++;
 		}
-		spin_unlock_bh(&csig_table[i].lock);
+		spin_unlock_bh(&cn->lock);
+		dcc_count_n(cn->net, C_FLOWS_EXPIRED, gone);
 		cond_resched();
 	}
 }
 
-static void csig_gc_work_fn(struct work_struct *w);
-static DECLARE_DELAYED_WORK(csig_gc_work, csig_gc_work_fn);
-
 static void csig_gc_work_fn(struct work_struct *w)
 {
-	csig_flow_gc(NULL, false);
-	schedule_delayed_work(&csig_gc_work, HZ);
+	struct csig_net *cn = container_of(to_delayed_work(w), struct csig_net, gc);
+
+	csig_flow_expire(cn);
+	schedule_delayed_work(&cn->gc, HZ);
+}
+
+/*
+ * This end's acceptance of @k's handshake: its slot, and the tag that
+ * says the slot is @k's.
+ */
+static u64 *csig_accept_slot(struct net *net, const struct csig_flow_key *k, u32 *tag)
+{
+	struct csig_net *cn = csig_net(net);
+	u32 h = jhash2((const u32 *)k, sizeof(*k) / 4, cn->accept_seed);
+
+	*tag = jhash2((const u32 *)k, sizeof(*k) / 4, ~cn->accept_seed) | 1;
+	return &cn->accepts[h & ((1U << CSIG_ACCEPT_BITS) - 1)];
+}
+
+/* A SYN-ACK went out for @k, with the acceptance or (@yes false) without. */
+static void csig_accept_note(struct net *net, const struct csig_flow_key *k,
+			     u32 isn, bool yes)
+{
+	u32 tag;
+	u64 *slot = csig_accept_slot(net, k, &tag);
+
+	if (yes)
+		WRITE_ONCE(*slot, (u64)tag << 32 | isn);
+	else if (READ_ONCE(*slot) >> 32 == tag)
+		WRITE_ONCE(*slot, 0);
+}
+
+/*
+ * Did this end's latest SYN-ACK for @k accept?  With @isn (a repeat of the
+ * SYN-ACK, from TCP's timer), the SYN-ACK with that sequence number.
+ */
+static bool csig_accepted(struct net *net, const struct csig_flow_key *k,
+			  const u32 *isn)
+{
+	u32 tag;
+	u64 v = READ_ONCE(*csig_accept_slot(net, k, &tag));
+
+	return v >> 32 == tag && (!isn || (u32)v == *isn);
 }
 
 /*
@@ -332,11 +495,10 @@ static bool csig_skb_is_ipv6(const struct sk_buff *skb)
 }
 
 /* Key of a segment: local is the destination when @in, else the source. */
-static void csig_key_from_skb(struct csig_flow_key *k, struct net *net, struct sk_buff *skb,
+static void csig_key_from_skb(struct csig_flow_key *k, struct sk_buff *skb,
 			      const struct tcphdr *th, bool in)
 {
 	memset(k, 0, sizeof(*k));
-	k->net = net;
 	if (csig_skb_is_ipv6(skb)) {
 		const struct ipv6hdr *ip6 = ipv6_hdr(skb);
 
@@ -365,7 +527,6 @@ static void csig_key_from_skb(struct csig_flow_key *k, struct net *net, struct s
 static void csig_key_from_sk(struct csig_flow_key *k, const struct sock *sk, bool v6)
 {
 	memset(k, 0, sizeof(*k));
-	k->net = sock_net(sk);
 #if IS_ENABLED(CONFIG_IPV6)
 	if (v6) {
 		k->family = AF_INET6;
@@ -555,22 +716,89 @@ static bool csig_cookie_valid(struct sk_buff *skb, const struct tcphdr *th)
  * where no socket has it, an ACK that carries a valid syncookie completes
  * a handshake too (TCP builds the connection from it).
  */
+static int csig_sk_acceptable(const struct sock *sk, struct sk_buff *skb,
+			      const struct tcphdr *th, unsigned int payload, bool cookie)
+{
+	if (!sk)
+		return cookie && !th->syn && !th->rst && th->ack &&
+		       csig_cookie_valid(skb, th) ? 0 : C_OPTS_NO_SOCKET;
+	if (sk->sk_state == TCP_NEW_SYN_RECV)
+		return csig_req_would_accept(sk, th) ? 0 : C_OOW_ACK;
+	if (sk_fullsock(sk) && ((1 << sk->sk_state) & CSIG_TCPF_LIVE))
+		return csig_tcp_would_accept(sk, th, payload);
+	return C_OPTS_NO_SOCKET;
+}
+
+/* The same, for the socket the segment belongs to. */
 static int csig_seg_acceptable(struct net *net, struct sk_buff *skb,
 			       const struct tcphdr *th, unsigned int payload, int sdif,
 			       bool cookie)
 {
 	struct sock *sk = csig_sk_lookup(net, skb, th, sdif);
-	int why = C_OPTS_NO_SOCKET;
+	int why = csig_sk_acceptable(sk, skb, th, payload, cookie);
+
+	if (sk)
+		sock_gen_put(sk);
+	return why;
+}
+
+/*
+ * Is this FIN or RST in a timewait socket's window?  An orphan that sent
+ * its FIN and had it acknowledged lives on as one (substate FIN_WAIT2),
+ * and ends at the peer's FIN (tcp_timewait_state_process()).
+ */
+static bool csig_tw_in_window(const struct sock *sk, const struct tcphdr *th)
+{
+	const struct tcp_timewait_sock *tw = tcp_twsk(sk);
+	u32 seq = ntohl(th->seq), nxt = READ_ONCE(tw->tw_rcv_nxt);
+
+	return !before(seq, nxt) && !after(seq, nxt + READ_ONCE(tw->tw_rcv_wnd));
+}
+
+/*
+ * Would TCP take this FIN?  A live connection's acceptance test; a
+ * timewait socket's exactly at its rcv_nxt, without data.
+ */
+static bool csig_fin_valid(struct net *net, struct sk_buff *skb,
+			   const struct tcphdr *th, unsigned int payload, int sdif)
+{
+	struct sock *sk = csig_sk_lookup(net, skb, th, sdif);
+	bool ok;
 
 	if (!sk)
-		return cookie && !th->syn && !th->rst && th->ack &&
-		       csig_cookie_valid(skb, th) ? 0 : why;
-	if (sk->sk_state == TCP_NEW_SYN_RECV)
-		why = csig_req_would_accept(sk, th) ? 0 : C_OOW_ACK;
-	else if (sk_fullsock(sk) && ((1 << sk->sk_state) & CSIG_TCPF_LIVE))
-		why = csig_tcp_would_accept(sk, th, payload);
+		return false;
+	if (sk->sk_state == TCP_TIME_WAIT)
+		ok = !payload && ntohl(th->seq) == READ_ONCE(tcp_twsk(sk)->tw_rcv_nxt);
+	else
+		ok = !csig_sk_acceptable(sk, skb, th, payload, false);
 	sock_gen_put(sk);
-	return why;
+	return ok;
+}
+
+/*
+ * Would TCP take this RST?  For a SYN_SENT socket, one that acknowledges
+ * its SYN (tcp_rcv_synsent_state_process()); for a timewait socket, one
+ * in its window; else one exactly at rcv_nxt (tcp_validate_incoming(),
+ * RFC 5961: others only draw a challenge ACK).
+ */
+static bool csig_rst_valid(struct net *net, struct sk_buff *skb,
+			   const struct tcphdr *th, int sdif)
+{
+	struct sock *sk = csig_sk_lookup(net, skb, th, sdif);
+	u32 ack = ntohl(th->ack_seq);
+	bool ok = false;
+
+	if (!sk)
+		return false;
+	if (sk->sk_state == TCP_TIME_WAIT)
+		ok = csig_tw_in_window(sk, th);
+	else if (sk_fullsock(sk) && sk->sk_state == TCP_SYN_SENT)
+		ok = th->ack && after(ack, READ_ONCE(tcp_sk(sk)->snd_una)) &&
+		     !after(ack, READ_ONCE(tcp_sk(sk)->write_seq));
+	else if (sk_fullsock(sk) && ((1 << sk->sk_state) & CSIG_TCPF_LIVE))
+		ok = ntohl(th->seq) == READ_ONCE(tcp_sk(sk)->rcv_nxt);
+	sock_gen_put(sk);
+	return ok;
 }
 
 /* Is a full socket's flow IPv6?  (An IPv6 socket may carry IPv4.) */
@@ -584,48 +812,19 @@ static bool csig_sk_flow_v6(const struct sock *sk)
 }
 
 /*
- * A tag's fields @fl, recorded for the flow of the TCP segment it came
- * with, when the flow negotiated and TCP would accept the segment.
+ * The tag of the frame this CPU is delivering.  The packet handler takes
+ * the tag out and hands the frame to the receive path, which delivers it
+ * (IP, netfilter's PREROUTING with any NAT, routing, LOCAL_IN) before it
+ * returns; the input hook records the tag there, for the connection as its
+ * socket sees it, once IP has checked the header and the hook the TCP
+ * checksum.
  */
-static void csig_rcv_record(struct net *net, struct sk_buff *skb,
-			    const struct tcphdr *th, unsigned int nh,
-			    const struct csig_fields *fl)
-{
-	struct csig_flow_key k;
-	struct csig_flow *f;
-	bool neg;
-	int why;
+struct csig_rx_note {
+	const struct sk_buff *skb;
+	struct csig_fields fl;
+};
 
-	csig_key_from_skb(&k, net, skb, th, true);
-	rcu_read_lock();
-	f = csig_flow_lookup(&k, csig_key_hash(&k));
-	neg = f && (READ_ONCE(f->state) & CSIG_F_NEGOTIATED);
-	why = neg ? csig_seg_acceptable(net, skb, th, csig_seg_payload(skb, th, nh),
-					-1, false) : 0;
-	if (why) {
-		csig_count(net, why == C_OPTS_NO_SOCKET ? C_TAGS_NO_SOCKET :
-			   C_TAGS_OUT_OF_WINDOW);
-		neg = false;
-	} else if (neg) {
-		unsigned int t = fl->type & (CSIG_FLOW_NTYPES - 1);
-
-		spin_lock_bh(&f->lock);
-		f->rx[t].format = fl->format;
-		f->rx[t].type = fl->type;
-		f->rx[t].s = fl->s;
-		f->rx[t].lm = fl->lm;
-		f->rx_valid |= 1U << t;
-		f->rx_fresh |= 1U << t;
-		f->last_used = jiffies;
-		spin_unlock_bh(&f->lock);
-		csig_count(net, C_TAGS_RECORDED);
-	} else {
-		csig_count(net, C_TAGS_UNNEGOTIATED);
-	}
-	trace_csig_opt_tag(ntohs(k.lport), ntohs(k.rport), fl->format,
-			   fl->type, fl->s, fl->lm, neg);
-	rcu_read_unlock();
-}
+static DEFINE_PER_CPU(struct csig_rx_note, csig_rx_notes);
 
 /*
  * Reception.  eth_type_trans() left skb->data at the tag's data, the TPID
@@ -637,10 +836,11 @@ static int csig_rcv(struct sk_buff *skb, struct net_device *dev,
 		    struct packet_type *pt, struct net_device *orig_dev)
 {
 	struct net *net = dev_net(dev);
-	unsigned int tlen, fmt, nh;
+	struct csig_rx_note *rn, saved;
+	unsigned int tlen, fmt;
 	struct csig_fields fl;
-	struct tcphdr *th;
 	__be16 inner;
+	int ret;
 	u16 in;
 	u8 *mac;
 
@@ -669,19 +869,17 @@ static int csig_rcv(struct sk_buff *skb, struct net_device *dev,
 	skb_reset_mac_len(skb);
 	csig_count(net, C_TAGS_REMOVED);
 
-	/* whose is it?  Recorded only for a segment TCP would accept. */
-	nh = 0;
-	if (inner == htons(ETH_P_IP))
-		nh = pskb_may_pull(skb, sizeof(struct iphdr));
-	else if (inner == htons(ETH_P_IPV6))
-		nh = pskb_may_pull(skb, sizeof(struct ipv6hdr));
-	th = nh ? csig_tcp_of(skb, &nh) : NULL;
-	if (th)
-		csig_rcv_record(net, skb, th, nh, &fl);
-	else
-		csig_count(net, C_TAGS_NOT_TCP);
-	skb_reset_transport_header(skb);
-	return netif_receive_skb_core(skb);
+	/* whose is it?  The input hook says (csig_in()), if IP delivers it. */
+	rn = this_cpu_ptr(&csig_rx_notes);
+	saved = *rn;
+	rn->skb = skb;
+	rn->fl = fl;
+	ret = netif_receive_skb_core(skb);
+	rn = this_cpu_ptr(&csig_rx_notes);
+	if (rn->skb == skb)	/* only compared: it may be gone */
+		csig_count(net, C_TAGS_NOT_DELIVERED);
+	*rn = saved;
+	return ret;
 
 malformed:
 	csig_count(net, C_TAGS_MALFORMED);
@@ -772,6 +970,7 @@ static unsigned int csig_pad_opt(u8 *buf, const u8 *opt, unsigned int len)
  * answers offered CSIG: no state is kept for a SYN, spoofed or not.
  */
 struct csig_syn_note {
+	const struct net *net;
 	struct csig_flow_key key;
 	u32 isn;
 	bool offered;
@@ -796,7 +995,7 @@ static void csig_key_out(struct csig_flow_key *k, struct net *net, struct sk_buf
 	    sk->sk_dport == th->dest)
 		csig_key_from_sk(k, sk, csig_skb_is_ipv6(skb));
 	else
-		csig_key_from_skb(k, net, skb, th, false);
+		csig_key_from_skb(k, skb, th, false);
 }
 
 /*
@@ -840,15 +1039,15 @@ static void csig_out_syn(struct net *net, struct sk_buff *skb, unsigned int nh,
 	if (!READ_ONCE(offer) || csig_seg_signed(tcp_hdr(skb))) {
 		if (READ_ONCE(offer))
 			csig_count(net, C_OPTS_SIGNED);
-		csig_flow_drop(k);
+		csig_flow_drop(net, k);
 		return;
 	}
-	f = csig_flow_get(net, k);
+	f = csig_flow_get(net, k, csig_sk_memcg(skb->sk));
 	if (!f)
 		return;
 	if (csig_append_syn_opt(skb, nh)) {
 		csig_count(net, C_OPTS_NO_ROOM);
-		csig_flow_drop(k);
+		csig_flow_drop(net, k);
 		return;
 	}
 	spin_lock_bh(&f->lock);
@@ -862,27 +1061,32 @@ static void csig_out_syn(struct net *net, struct sk_buff *skb, unsigned int nh,
 static void csig_out_synack(struct net *net, struct sk_buff *skb, unsigned int nh,
 			    const struct csig_flow_key *k)
 {
+	u32 isn = ntohl(tcp_hdr(skb)->seq);
 	const struct csig_syn_note *sn;
 	bool ok;
 
 	/* a new connection on these addresses: nothing of an old one stays */
-	if (csig_flow_lookup(k, csig_key_hash(k)))
-		csig_flow_drop(k);
+	csig_flow_drop(net, k);
 	local_bh_disable();
 	sn = this_cpu_ptr(&csig_syn_notes);
-	ok = sn->offered && sn->isn == ntohl(tcp_hdr(skb)->ack_seq) - 1 &&
+	ok = sn->offered && sn->net == net &&
+	     sn->isn == ntohl(tcp_hdr(skb)->ack_seq) - 1 &&
 	     !memcmp(&sn->key, k, sizeof(*k));
 	local_bh_enable();
-	if (!ok || !READ_ONCE(accept_offers))
-		return;
-	if (csig_seg_signed(tcp_hdr(skb))) {
+	/* or TCP's timer repeats a SYN-ACK that accepted */
+	ok = (ok || csig_accepted(net, k, &isn)) && READ_ONCE(accept_offers);
+	if (ok && csig_seg_signed(tcp_hdr(skb))) {
 		csig_count(net, C_OPTS_SIGNED);
-		return;
+		ok = false;
 	}
-	if (csig_append_syn_opt(skb, nh)) {
+	if (ok && csig_append_syn_opt(skb, nh)) {
 		csig_count(net, C_OPTS_NO_ROOM);
-		return;
+		ok = false;
 	}
+	/* what a confirmation will be checked against (csig_in_confirm()) */
+	csig_accept_note(net, k, isn, ok);
+	if (!ok)
+		return;
 	csig_count(net, C_SYNACK_ACCEPTED);
 	trace_csig_opt_negotiation(ntohs(k->lport), ntohs(k->rport), "accepted");
 }
@@ -941,7 +1145,7 @@ static void csig_out_flow(struct net *net, struct sk_buff *skb, unsigned int nh,
 	bool confirm;
 
 	payload = skb->len - skb_transport_offset(skb) - th->doff * 4;
-	WRITE_ONCE(f->last_used, jiffies);
+	csig_flow_touch(net, f);
 	if (payload && READ_ONCE(insert_mark)) {
 		skb->mark |= READ_ONCE(insert_mark);
 		csig_count(net, C_MARKED);
@@ -993,6 +1197,29 @@ static void csig_out_flow(struct net *net, struct sk_buff *skb, unsigned int nh,
 			      ntohl(th->ack_seq));
 }
 
+/*
+ * A FIN or RST of @f's connection, sent (@out) or on a segment TCP
+ * accepts: a reset ends the connection, and so do FINs both ways.
+ */
+static void csig_flow_fin(struct net *net, struct csig_flow *f,
+			  const struct tcphdr *th, bool out)
+{
+	const u8 both = CSIG_F_FIN_OUT | CSIG_F_FIN_IN;
+	u8 st;
+
+	if (!th->rst) {
+		spin_lock_bh(&f->lock);
+		f->state |= out ? CSIG_F_FIN_OUT : CSIG_F_FIN_IN;
+		st = f->state;
+		spin_unlock_bh(&f->lock);
+		if ((st & both) != both)
+			return;
+	}
+	csig_flow_remove(net, f, C_FLOWS_CLOSED);
+	trace_csig_opt_negotiation(ntohs(f->key.lport), ntohs(f->key.rport),
+				   th->rst ? "reset" : "closed");
+}
+
 static unsigned int csig_out(void *priv, struct sk_buff *skb,
 			     const struct nf_hook_state *state)
 {
@@ -1012,9 +1239,12 @@ static unsigned int csig_out(void *priv, struct sk_buff *skb,
 	} else if (th->syn) {
 		csig_out_synack(net, skb, nh, &k);
 	} else {
-		f = csig_flow_lookup(&k, csig_key_hash(&k));
+		f = csig_flow_lookup(net, &k);
 		if (f && (READ_ONCE(f->state) & CSIG_F_NEGOTIATED))
 			csig_out_flow(net, skb, nh, f);
+		th = tcp_hdr(skb);	/* csig_out_flow() may move it */
+		if (f && (th->fin || th->rst))
+			csig_flow_fin(net, f, th, true);
 	}
 	rcu_read_unlock();
 	return NF_ACCEPT;
@@ -1052,6 +1282,7 @@ static void csig_in_syn(struct net *net, const struct csig_flow_key *k,
 {
 	struct csig_syn_note *sn = this_cpu_ptr(&csig_syn_notes);
 
+	sn->net = net;
 	sn->key = *k;
 	sn->isn = ntohl(th->seq);
 	sn->offered = offered;
@@ -1079,12 +1310,15 @@ static void csig_in_synack(struct net *net, struct sk_buff *skb,
 					   "synack_invalid");
 		return;
 	}
-	spin_lock_bh(&f->lock);
 	if (n == 0) {
+		spin_lock_bh(&f->lock);
 		f->state |= CSIG_F_NEGOTIATED;
 		f->confirms = CSIG_CONFIRMS;
+		spin_unlock_bh(&f->lock);
+	} else {
+		/* nothing to keep for a connection without CSIG */
+		csig_flow_remove(net, f, 0);
 	}
-	spin_unlock_bh(&f->lock);
 	csig_count(net, n ? C_PEER_DECLINED : C_NEGOTIATED);
 	trace_csig_opt_negotiation(ntohs(k->lport), ntohs(k->rport),
 				   n ? "declined" : "negotiated");
@@ -1094,25 +1328,42 @@ static void csig_in_synack(struct net *net, struct sk_buff *skb,
  * The active opener's first segments, for a flow the passive end does not
  * track: a passive open is confirmed by one that completes the handshake
  * as TCP checks it (the request socket's ISNs, or a syncookie) or that the
- * established connection accepts.  Only then does the passive end keep
+ * established connection accepts, on a connection whose SYN-ACK from this
+ * end accepted (csig_accepted()).  Only then does the passive end keep
  * state for the flow.  Returns it, or NULL.
  */
 static struct csig_flow *csig_in_confirm(struct net *net, struct sk_buff *skb,
 					 const struct tcphdr *th, unsigned int payload,
 					 int sdif, const struct csig_flow_key *k, int n)
 {
-	struct csig_flow *f;
+	struct csig_flow *f = NULL;
+	struct sock *sk;
+	int why;
 
-	if (csig_seg_acceptable(net, skb, th, payload, sdif, true)) {
+	if (!csig_accepted(net, k, NULL)) {
+		csig_count(net, C_CONFIRM_UNACCEPTED);
+		trace_csig_opt_option(ntohs(k->lport), ntohs(k->rport),
+				      "confirm_unaccepted", n, ntohl(th->seq),
+				      ntohl(th->ack_seq));
+		return NULL;
+	}
+	sk = csig_sk_lookup(net, skb, th, sdif);
+	why = csig_sk_acceptable(sk, skb, th, payload, true);
+	if (!why)
+		f = csig_flow_get(net, k, csig_sk_memcg(sk));
+	if (sk)
+		sock_gen_put(sk);
+	if (why) {
 		csig_count(net, C_CONFIRM_INVALID);
 		trace_csig_opt_option(ntohs(k->lport), ntohs(k->rport),
 				      "confirm_invalid", n, ntohl(th->seq),
 				      ntohl(th->ack_seq));
 		return NULL;
 	}
-	f = csig_flow_get(net, k);
 	if (!f)
 		return NULL;
+	/* one flow for one acceptance: nothing after its end revives it */
+	csig_accept_note(net, k, 0, false);
 	spin_lock_bh(&f->lock);
 	if (!(f->state & CSIG_F_NEGOTIATED))
 		csig_flow_reset(f, CSIG_F_PEER_OFFERED | CSIG_F_NEGOTIATED);
@@ -1123,7 +1374,7 @@ static struct csig_flow *csig_in_confirm(struct net *net, struct sk_buff *skb,
 }
 
 /* Keep the @n samples of a reflection TCP accepts, for the API. */
-static void csig_in_keep(struct csig_flow *f, const struct tcphdr *th,
+static void csig_in_keep(struct net *net, struct csig_flow *f, const struct tcphdr *th,
 			 const struct csig_sample *sm, unsigned int n)
 {
 	unsigned int i;
@@ -1147,78 +1398,164 @@ static void csig_in_keep(struct csig_flow *f, const struct tcphdr *th,
 		f->tx[t].seq = ntohl(th->seq);
 		f->tx_valid |= 1U << t;
 	}
-	f->last_used = jiffies;
 	spin_unlock_bh(&f->lock);
+	csig_flow_touch(net, f);
 }
 
+/* Would TCP accept the segment?  Asked once a segment: @why caches it. */
+static int csig_in_why(struct net *net, struct sk_buff *skb, const struct tcphdr *th,
+		       unsigned int payload, int sdif, int *why)
+{
+	if (*why < 0)
+		*why = csig_seg_acceptable(net, skb, th, payload, sdif, false);
+	return *why;
+}
+
+/*
+ * The option of an arriving segment (@n samples in @sm; none: a
+ * confirmation), for the flow @f of its connection, or one a
+ * confirmation starts.  Returns the flow, if any.
+ */
+static struct csig_flow *csig_in_opt(struct net *net, struct sk_buff *skb,
+				     const struct tcphdr *th, unsigned int payload,
+				     int sdif, const struct csig_flow_key *k,
+				     struct csig_flow *f, int n,
+				     const struct csig_sample *sm, int *why)
+{
+	if (!f && READ_ONCE(accept_offers))
+		f = csig_in_confirm(net, skb, th, payload, sdif, k, n);
+	if (!f || !(READ_ONCE(f->state) & CSIG_F_NEGOTIATED)) {
+		csig_count(net, C_OPTS_UNNEGOTIATED);
+		trace_csig_opt_option(ntohs(k->lport), ntohs(k->rport), "unnegotiated",
+				      n, ntohl(th->seq), ntohl(th->ack_seq));
+		return f;
+	}
+	if (n == 0)		/* a confirmation: nothing more to it */
+		return f;
+	if (csig_in_why(net, skb, th, payload, sdif, why)) {
+		bool live = *why != C_OPTS_NO_SOCKET;
+
+		csig_count(net, live ? C_OPTS_OUT_OF_WINDOW : C_OPTS_NO_SOCKET);
+		if (live)
+			csig_count(net, *why);
+		trace_csig_opt_option(ntohs(k->lport), ntohs(k->rport),
+				      live ? "out_of_window" : "no_socket",
+				      n, ntohl(th->seq), ntohl(th->ack_seq));
+		return f;
+	}
+	csig_in_keep(net, f, th, sm, n);
+	csig_count(net, C_OPTS_PARSED);
+	trace_csig_opt_option(ntohs(k->lport), ntohs(k->rport), "parsed", n,
+			      ntohl(th->seq), ntohl(th->ack_seq));
+	return f;
+}
+
+/*
+ * A tag's fields @fl, recorded for the flow @f of the TCP segment it came
+ * with, when the flow negotiated and TCP would accept the segment.
+ */
+static void csig_in_tag(struct net *net, struct sk_buff *skb, const struct tcphdr *th,
+			unsigned int payload, int sdif, const struct csig_flow_key *k,
+			struct csig_flow *f, const struct csig_fields *fl, int *why)
+{
+	bool neg = f && (READ_ONCE(f->state) & CSIG_F_NEGOTIATED);
+	unsigned int t = fl->type & (CSIG_FLOW_NTYPES - 1);
+
+	if (neg && (th->syn || th->rst ||
+		    csig_in_why(net, skb, th, payload, sdif, why))) {
+		csig_count(net, *why == C_OPTS_NO_SOCKET ? C_TAGS_NO_SOCKET :
+			   C_TAGS_OUT_OF_WINDOW);
+		neg = false;
+	} else if (neg) {
+		spin_lock_bh(&f->lock);
+		f->rx[t].format = fl->format;
+		f->rx[t].type = fl->type;
+		f->rx[t].s = fl->s;
+		f->rx[t].lm = fl->lm;
+		f->rx_valid |= 1U << t;
+		f->rx_fresh |= 1U << t;
+		spin_unlock_bh(&f->lock);
+		csig_flow_touch(net, f);
+		csig_count(net, C_TAGS_RECORDED);
+	} else {
+		csig_count(net, C_TAGS_UNNEGOTIATED);
+	}
+	trace_csig_opt_tag(ntohs(k->lport), ntohs(k->rport), fl->format,
+			   fl->type, fl->s, fl->lm, neg);
+}
+
+/*
+ * Arriving segments, as their socket sees them (after any NAT), with the
+ * tag the packet handler took out of their frame (csig_rx_notes): the
+ * handshake, the option, the tag, and the connection's end.  Nothing is
+ * taken from a segment whose TCP checksum is wrong.
+ */
 static unsigned int csig_in(void *priv, struct sk_buff *skb,
 			    const struct nf_hook_state *state)
 {
+	struct csig_rx_note *rn = this_cpu_ptr(&csig_rx_notes);
 	struct csig_sample sm[CSIG_OPT_MAX_SAMPLES];
 	struct net *net = state->net;
 	unsigned int nh, payload;
+	struct csig_fields fl;
 	struct csig_flow_key k;
 	struct csig_flow *f;
+	int n, why = -1, sdif;
 	struct tcphdr *th;
-	int n, why, sdif;
+	bool tag = false;
 
+	if (rn->skb == skb) {
+		fl = rn->fl;
+		rn->skb = NULL;
+		tag = true;
+	}
 	th = csig_tcp_of(skb, &nh);
-	if (!th)
+	if (!th) {
+		if (tag)
+			csig_count(net, C_TAGS_NOT_TCP);
 		return NF_ACCEPT;
+	}
 	n = csig_opt_find((const u8 *)(th + 1), th->doff * 4 - sizeof(*th), sm);
-	if (n == CSIG_OPT_NOT_OURS && !th->syn)
+	if (n == CSIG_OPT_NOT_OURS && !tag && !th->syn && !th->fin && !th->rst)
 		return NF_ACCEPT;
+	if (nf_checksum(skb, state->hook, skb_transport_offset(skb), IPPROTO_TCP,
+			state->pf)) {
+		if (tag)
+			csig_count(net, C_TAGS_CSUM_BAD);
+		if (n != CSIG_OPT_NOT_OURS)
+			csig_count(net, C_OPTS_CSUM_BAD);
+		return NF_ACCEPT;
+	}
 	if (n < 0 && n != CSIG_OPT_NOT_OURS) {
 		csig_count(net, C_OPTS_MALFORMED);
 		trace_csig_opt_option(ntohs(th->dest), ntohs(th->source), "malformed",
 				      n, ntohl(th->seq), ntohl(th->ack_seq));
-		return NF_ACCEPT;
+		n = CSIG_OPT_NOT_OURS;
 	}
-	csig_key_from_skb(&k, net, skb, th, true);
+	csig_key_from_skb(&k, skb, th, true);
 	payload = csig_seg_payload(skb, th, nh);
 	sdif = csig_skb_is_ipv6(skb) ? inet6_sdif(skb) : inet_sdif(skb);
 
 	if (th->syn && !th->ack) {
 		csig_in_syn(net, &k, th, n == 0);
+		if (tag)
+			csig_count(net, C_TAGS_UNNEGOTIATED);
 		return NF_ACCEPT;
 	}
 
 	rcu_read_lock();
-	f = csig_flow_lookup(&k, csig_key_hash(&k));
-	if (th->syn) {
+	f = csig_flow_lookup(net, &k);
+	if (th->syn)
 		csig_in_synack(net, skb, th, sdif, &k, f, n);
-		goto out;
-	}
-	if (!f && READ_ONCE(accept_offers)) {
-		f = csig_in_confirm(net, skb, th, payload, sdif, &k, n);
-		if (!f)
-			goto out;
-	}
-	if (!f || !(READ_ONCE(f->state) & CSIG_F_NEGOTIATED)) {
-		csig_count(net, C_OPTS_UNNEGOTIATED);
-		trace_csig_opt_option(ntohs(k.lport), ntohs(k.rport), "unnegotiated",
-				      n, ntohl(th->seq), ntohl(th->ack_seq));
-		goto out;
-	}
-	if (n == 0)		/* a confirmation: nothing more to it */
-		goto out;
-	why = csig_seg_acceptable(net, skb, th, payload, sdif, false);
-	if (why) {
-		bool live = why != C_OPTS_NO_SOCKET;
-
-		csig_count(net, live ? C_OPTS_OUT_OF_WINDOW : C_OPTS_NO_SOCKET);
-		if (live)
-			csig_count(net, why);
-		trace_csig_opt_option(ntohs(k.lport), ntohs(k.rport),
-				      live ? "out_of_window" : "no_socket",
-				      n, ntohl(th->seq), ntohl(th->ack_seq));
-		goto out;
-	}
-	csig_in_keep(f, th, sm, n);
-	csig_count(net, C_OPTS_PARSED);
-	trace_csig_opt_option(ntohs(k.lport), ntohs(k.rport), "parsed", n,
-			      ntohl(th->seq), ntohl(th->ack_seq));
-out:
+	else if (th->rst && f && csig_rst_valid(net, skb, th, sdif))
+		csig_flow_fin(net, f, th, false);
+	else if (n != CSIG_OPT_NOT_OURS && !th->rst)
+		f = csig_in_opt(net, skb, th, payload, sdif, &k, f, n, sm, &why);
+	if (tag)
+		csig_in_tag(net, skb, th, payload, sdif, &k, f, &fl, &why);
+	if (f && th->fin && !th->syn && !th->rst &&
+	    csig_fin_valid(net, skb, th, payload, sdif))
+		csig_flow_fin(net, f, th, false);
 	rcu_read_unlock();
 	return NF_ACCEPT;
 }
@@ -1245,7 +1582,7 @@ bool csig_opt_negotiated(const struct sock *sk)
 
 	csig_key_from_sk(&k, sk, csig_sk_flow_v6(sk));
 	rcu_read_lock();
-	f = csig_flow_lookup(&k, csig_key_hash(&k));
+	f = csig_flow_lookup(sock_net(sk), &k);
 	r = f && (READ_ONCE(f->state) & CSIG_F_NEGOTIATED);
 	rcu_read_unlock();
 	return r;
@@ -1263,7 +1600,7 @@ int csig_opt_read(const struct sock *sk, unsigned int type,
 		return -EINVAL;
 	csig_key_from_sk(&k, sk, csig_sk_flow_v6(sk));
 	rcu_read_lock();
-	f = csig_flow_lookup(&k, csig_key_hash(&k));
+	f = csig_flow_lookup(sock_net(sk), &k);
 	if (f) {
 		spin_lock_bh(&f->lock);
 		if (f->tx_valid & (1U << type)) {
@@ -1286,7 +1623,7 @@ unsigned int csig_opt_read_mask(const struct sock *sk, unsigned int mask,
 
 	csig_key_from_sk(&k, sk, csig_sk_flow_v6(sk));
 	rcu_read_lock();
-	f = csig_flow_lookup(&k, csig_key_hash(&k));
+	f = csig_flow_lookup(sock_net(sk), &k);
 	if (f) {
 		spin_lock_bh(&f->lock);
 		got = f->tx_valid & mask & ((1U << CSIG_FLOW_NTYPES) - 1);
@@ -1328,72 +1665,152 @@ static void csig_counters_show(struct seq_file *m, struct net *net)
 		   atomic_read(&csig_nconsumers));
 }
 
+/*
+ * The flow list: a walk of the namespace's table, each read() in an RCU
+ * section of its own (rhashtable's walker, as /proc/net/netlink).
+ */
+struct csig_flows_iter {
+	struct seq_net_private p;	/* first: seq_file_net() */
+	struct rhashtable_iter hti;
+};
+
+static struct csig_flow *csig_flows_next_flow(struct csig_flows_iter *it)
+{
+	struct csig_flow *f;
+
+	do {
+		f = rhashtable_walk_next(&it->hti);
+	} while (IS_ERR(f) && PTR_ERR(f) == -EAGAIN);	/* a resize: go on */
+	return IS_ERR(f) ? NULL : f;
+}
+
+static void *csig_flows_start(struct seq_file *m, loff_t *pos)
+{
+	struct csig_flows_iter *it = m->private;
+	void *v = SEQ_START_TOKEN;
+	loff_t i;
+
+	rhashtable_walk_enter(&csig_net(seq_file_net(m))->flows, &it->hti);
+	rhashtable_walk_start(&it->hti);
+	for (i = 0; i < *pos && v; i++)
+		v = csig_flows_next_flow(it);
+	return v;
+}
+
+static void *csig_flows_next(struct seq_file *m, void *v, loff_t *pos)
+{
+	++*pos;
+	return csig_flows_next_flow(m->private);
+}
+
+static void csig_flows_stop(struct seq_file *m, void *v)
+{
+	struct csig_flows_iter *it = m->private;
+
+	rhashtable_walk_stop(&it->hti);
+	rhashtable_walk_exit(&it->hti);
+}
+
 static int csig_flows_show(struct seq_file *m, void *v)
 {
-	struct net *net = seq_file_single_net(m);
-	struct csig_flow *f;
-	int i, t;
+	struct csig_flow *f = v;
+	struct csig_flow_key *k;
+	int t;
 
-	seq_puts(m, "# local remote state  rx: type/format/S/LM ...  tx: type/format/S/LM/age_us ...\n");
-	rcu_read_lock();
-	for (i = 0; i < ARRAY_SIZE(csig_table); i++) {
-		hlist_for_each_entry_rcu(f, &csig_table[i].head, node) {
-			struct csig_flow_key *k = &f->key;
-
-			if (k->net != net)
-				continue;
-			if (k->family == AF_INET)
-				seq_printf(m, "%pI4:%u %pI4:%u", &k->laddr.s6_addr32[0],
-					   ntohs(k->lport), &k->raddr.s6_addr32[0],
-					   ntohs(k->rport));
-			else
-				seq_printf(m, "[%pI6c]:%u [%pI6c]:%u", &k->laddr,
-					   ntohs(k->lport), &k->raddr, ntohs(k->rport));
-			spin_lock_bh(&f->lock);
-			seq_printf(m, " %s%s%s rx:",
-				   f->state & CSIG_F_NEGOTIATED ? "negotiated" : "-",
-				   f->state & CSIG_F_OFFERED ? ",offered" : "",
-				   f->state & CSIG_F_PEER_OFFERED ? ",peer_offered" : "");
-			for (t = 0; t < CSIG_FLOW_NTYPES; t++)
-				if (f->rx_valid & (1U << t))
-					seq_printf(m, " %u/%u/%u/%u", t, f->rx[t].format,
-						   f->rx[t].s, f->rx[t].lm);
-			seq_puts(m, " tx:");
-			for (t = 0; t < CSIG_FLOW_NTYPES; t++)
-				if (f->tx_valid & (1U << t))
-					seq_printf(m, " %u/%u/%u/%u/%llu", t,
-						   f->tx[t].s.format, f->tx[t].s.s,
-						   f->tx[t].s.lm,
-						   (ktime_get_ns() - f->tx[t].t_ns) / 1000);
-			spin_unlock_bh(&f->lock);
-			seq_putc(m, '\n');
-		}
+	if (v == SEQ_START_TOKEN) {
+		seq_puts(m, "# local remote state  rx: type/format/S/LM ...  tx: type/format/S/LM/age_us ...\n");
+		return 0;
 	}
-	rcu_read_unlock();
+	k = &f->key;
+	if (k->family == AF_INET)
+		seq_printf(m, "%pI4:%u %pI4:%u", &k->laddr.s6_addr32[0],
+			   ntohs(k->lport), &k->raddr.s6_addr32[0], ntohs(k->rport));
+	else
+		seq_printf(m, "[%pI6c]:%u [%pI6c]:%u", &k->laddr,
+			   ntohs(k->lport), &k->raddr, ntohs(k->rport));
+	spin_lock_bh(&f->lock);
+	seq_printf(m, " %s%s%s rx:",
+		   f->state & CSIG_F_NEGOTIATED ? "negotiated" : "-",
+		   f->state & CSIG_F_OFFERED ? ",offered" : "",
+		   f->state & CSIG_F_PEER_OFFERED ? ",peer_offered" : "");
+	for (t = 0; t < CSIG_FLOW_NTYPES; t++)
+		if (f->rx_valid & (1U << t))
+			seq_printf(m, " %u/%u/%u/%u", t, f->rx[t].format,
+				   f->rx[t].s, f->rx[t].lm);
+	seq_puts(m, " tx:");
+	for (t = 0; t < CSIG_FLOW_NTYPES; t++)
+		if (f->tx_valid & (1U << t))
+			seq_printf(m, " %u/%u/%u/%u/%llu", t, f->tx[t].s.format,
+				   f->tx[t].s.s, f->tx[t].s.lm,
+				   (ktime_get_ns() - f->tx[t].t_ns) / 1000);
+	spin_unlock_bh(&f->lock);
+	seq_putc(m, '\n');
 	return 0;
 }
 
-/* The namespace's flows file and hooks (its counters are dcc_pernet's). */
+static const struct seq_operations csig_flows_seq_ops = {
+	.start = csig_flows_start,
+	.next = csig_flows_next,
+	.stop = csig_flows_stop,
+	.show = csig_flows_show,
+};
+
+/* Free what is left of a namespace's flows (its hooks are gone). */
+static void csig_flow_free(void *ptr, void *arg)
+{
+	struct csig_flow *f = ptr;
+
+	kfree_rcu(f, rcu);
+}
+
+/* The namespace's flows, their list and hooks (its counters are dcc_pernet's). */
 static int __net_init csig_net_init(struct net *net)
 {
+	struct csig_net *cn = csig_net(net);
 	int err;
 
-	atomic_set(&csig_net(net)->nflows, 0);
-	/* the flows (addresses, ports) are for the namespace's root only */
-	if (!proc_create_net_single("csig_opt_flows", 0400, net->proc_net,
-				    csig_flows_show, NULL))
+	cn->net = net;
+	atomic_set(&cn->nflows, 0);
+	spin_lock_init(&cn->lock);
+	INIT_LIST_HEAD(&cn->lru);
+	INIT_DELAYED_WORK(&cn->gc, csig_gc_work_fn);
+	cn->accept_seed = get_random_u32();
+	cn->accepts = kvcalloc(1U << CSIG_ACCEPT_BITS, sizeof(*cn->accepts),
+			       GFP_KERNEL_ACCOUNT);
+	if (!cn->accepts)
 		return -ENOMEM;
+	err = rhashtable_init(&cn->flows, &csig_flow_params);
+	if (err)
+		goto free_accepts;
+	/* the flows (addresses, ports) are for the namespace's root only */
+	err = -ENOMEM;
+	if (!proc_create_net("csig_opt_flows", 0400, net->proc_net,
+			     &csig_flows_seq_ops, sizeof(struct csig_flows_iter)))
+		goto free_table;
 	err = nf_register_net_hooks(net, csig_nf_ops, ARRAY_SIZE(csig_nf_ops));
 	if (err)
-		remove_proc_entry("csig_opt_flows", net->proc_net);
+		goto free_proc;
+	schedule_delayed_work(&cn->gc, HZ);
+	return 0;
+
+free_proc:
+	remove_proc_entry("csig_opt_flows", net->proc_net);
+free_table:
+	rhashtable_destroy(&cn->flows);
+free_accepts:
+	kvfree(cn->accepts);
 	return err;
 }
 
 static void __net_exit csig_net_exit(struct net *net)
 {
+	struct csig_net *cn = csig_net(net);
+
 	nf_unregister_net_hooks(net, csig_nf_ops, ARRAY_SIZE(csig_nf_ops));
 	remove_proc_entry("csig_opt_flows", net->proc_net);
-	csig_flow_gc(net, false);
+	cancel_delayed_work_sync(&cn->gc);
+	rhashtable_free_and_destroy(&cn->flows, csig_flow_free, NULL);
+	kvfree(cn->accepts);
 }
 
 static struct dcc_pernet csig_pernet = {
@@ -1414,7 +1831,7 @@ static bool csig_tpid_ok(unsigned int t)
 
 static int __init csig_opt_init(void)
 {
-	int i, err;
+	int err;
 
 	if (!csig_tpid_ok(tpid_compact) || !csig_tpid_ok(tpid_expanded) ||
 	    tpid_compact == tpid_expanded) {
@@ -1425,11 +1842,6 @@ static int __init csig_opt_init(void)
 		pr_err("max_flows must not be 0\n");
 		return -EINVAL;
 	}
-	get_random_bytes(&csig_hash_seed, sizeof(csig_hash_seed));
-	for (i = 0; i < ARRAY_SIZE(csig_table); i++) {
-		INIT_HLIST_HEAD(&csig_table[i].head);
-		spin_lock_init(&csig_table[i].lock);
-	}
 	BUILD_BUG_ON(offsetof(struct csig_net, dcc) != 0);
 	err = dcc_pernet_register(&csig_pernet);
 	if (err)
@@ -1438,7 +1850,6 @@ static int __init csig_opt_init(void)
 	csig_pt[1].type = htons(tpid_expanded);
 	dev_add_pack(&csig_pt[0]);
 	dev_add_pack(&csig_pt[1]);
-	schedule_delayed_work(&csig_gc_work, HZ);
 	return 0;
 }
 
@@ -1447,9 +1858,7 @@ static void __exit csig_opt_exit(void)
 	dev_remove_pack(&csig_pt[1]);
 	dev_remove_pack(&csig_pt[0]);	/* both wait for readers */
 	dcc_pernet_unregister(&csig_pernet);
-	cancel_delayed_work_sync(&csig_gc_work);
-	csig_flow_gc(NULL, true);
-	rcu_barrier();
+	rcu_barrier();	/* the flows' kfree_rcu() */
 }
 
 module_init(csig_opt_init);
