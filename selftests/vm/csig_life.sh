@@ -29,7 +29,7 @@ XFER=$top/selftests/lib/tcpxfer.py
 KO=${CSIG_OPT_KO:-$top/build/$(uname -r)/tcp_csig_opt.ko}
 PY=/usr/bin/python3
 
-ktap_plan 18
+ktap_plan 17
 [ -f "$KO" ] && [ -x "$CSIGCTL" ] || { echo "Bail out! run make first"; exit 1; }
 sx() { topo_csigctl "$@"; }
 # a counter of /proc/net/csig_opt (0 when the module has no such counter)
