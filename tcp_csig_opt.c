@@ -59,6 +59,7 @@
 #include "csig_opt_api.h"
 #include "dcc_pernet.h"
 #include "range_param.h"
+#include "tcp_csig_opt_pkt.h"
 
 #define CREATE_TRACE_POINTS
 #include "tcp_csig_opt_trace.h"
@@ -484,16 +485,6 @@ static bool csig_accepted(struct net *net, const struct csig_flow_key *k,
 	return v >> 32 == tag && (!isn || (u32)v == *isn);
 }
 
-/*
- * IPv6 or IPv4?  skb->protocol says so on input; on output it may not be
- * set yet, and the header's version does.
- */
-static bool csig_skb_is_ipv6(const struct sk_buff *skb)
-{
-	return skb->protocol == htons(ETH_P_IPV6) ||
-	       (skb->protocol != htons(ETH_P_IP) && ipv6_hdr(skb)->version == 6);
-}
-
 /* Key of a segment: local is the destination when @in, else the source. */
 static void csig_key_from_skb(struct csig_flow_key *k, struct sk_buff *skb,
 			      const struct tcphdr *th, bool in)
@@ -543,46 +534,6 @@ static void csig_key_from_sk(struct csig_flow_key *k, const struct sock *sk, boo
 	k->rport = sk->sk_dport;
 }
 
-/* The IP and TCP headers of a TCP segment at the network header, or NULL. */
-static struct tcphdr *csig_tcp_of(struct sk_buff *skb, unsigned int *nhlen)
-{
-	unsigned int nh, thlen;
-
-	if (csig_skb_is_ipv6(skb)) {
-		if (ipv6_hdr(skb)->nexthdr != IPPROTO_TCP)
-			return NULL;
-		nh = sizeof(struct ipv6hdr);
-	} else {
-		const struct iphdr *ip = ip_hdr(skb);
-
-		if (ip->protocol != IPPROTO_TCP || ip_is_fragment(ip) || ip->ihl < 5)
-			return NULL;
-		nh = ip->ihl * 4;
-	}
-	if (!pskb_may_pull(skb, skb_network_offset(skb) + nh + sizeof(struct tcphdr)))
-		return NULL;
-	thlen = ((struct tcphdr *)(skb_network_header(skb) + nh))->doff * 4;
-	if (thlen < sizeof(struct tcphdr) ||
-	    !pskb_may_pull(skb, skb_network_offset(skb) + nh + thlen))
-		return NULL;
-	skb_set_transport_header(skb, skb_network_offset(skb) + nh);
-	*nhlen = nh;
-	return tcp_hdr(skb);
-}
-
-/* Payload bytes of a segment, as its IP header says (frames may be padded). */
-static unsigned int csig_seg_payload(const struct sk_buff *skb, const struct tcphdr *th,
-				     unsigned int nh)
-{
-	unsigned int l3, hl = nh + th->doff * 4;
-
-	if (csig_skb_is_ipv6(skb))
-		l3 = sizeof(struct ipv6hdr) + ntohs(ipv6_hdr(skb)->payload_len);
-	else
-		l3 = ntohs(ip_hdr(skb)->tot_len);
-	return l3 > hl ? l3 - hl : 0;
-}
-
 /* Does the segment carry a TCP-MD5 or TCP-AO signature? */
 static bool csig_seg_signed(const struct tcphdr *th)
 {
@@ -602,33 +553,23 @@ static bool csig_seg_signed(const struct tcphdr *th)
 static int csig_tcp_would_accept(const struct sock *sk, const struct tcphdr *th,
 				 unsigned int payload)
 {
+	static const int ctr[] = {
+		[CSIG_OOW_SEQ] = C_OOW_SEQ, [CSIG_OOW_ACK] = C_OOW_ACK,
+		[CSIG_OOW_PAWS] = C_OOW_PAWS,
+	};
 	const struct tcp_sock *tp = tcp_sk(sk);
-	u32 seq = ntohl(th->seq), end = seq + payload + th->fin;
-	u32 ack = ntohl(th->ack_seq), rcv_nxt = READ_ONCE(tp->rcv_nxt);
-	u32 una = READ_ONCE(tp->snd_una), tsval;
+	const struct csig_tcp_view v = {
+		.rcv_nxt = READ_ONCE(tp->rcv_nxt),
+		.rcv_wup = READ_ONCE(tp->rcv_wup),
+		.rcv_win = tcp_receive_window(tp),
+		.snd_una = READ_ONCE(tp->snd_una),
+		.write_seq = READ_ONCE(tp->write_seq),
+		.max_window = READ_ONCE(tp->max_window),
+		.ts_recent = READ_ONCE(tp->rx_opt.ts_recent),
+		.ts_recent_stamp = READ_ONCE(tp->rx_opt.ts_recent_stamp),
+	};
 
-	if (th->rst || th->syn || !th->ack)
-		return C_OOW_SEQ;
-	/* tcp_sequence() */
-	if (before(end, READ_ONCE(tp->rcv_wup)) ||
-	    after(seq, rcv_nxt + tcp_receive_window(tp)))
-		return C_OOW_SEQ;
-	/*
-	 * tcp_ack(): not beyond what was sent, not older than a window.  The
-	 * bound is write_seq, not snd_nxt: over a software path the ACK of a
-	 * segment can arrive before its sender has advanced snd_nxt, and TCP
-	 * then checks it from the socket's backlog, later.
-	 */
-	if (after(ack, READ_ONCE(tp->write_seq)) ||
-	    before(ack, una - READ_ONCE(tp->max_window)))
-		return C_OOW_ACK;
-	/* PAWS (tcp_paws_check()): at most TCP_PAWS_WINDOW older */
-	if (READ_ONCE(tp->rx_opt.ts_recent_stamp) &&
-	    (csig_tcpopt_scan((const u8 *)(th + 1), th->doff * 4 - sizeof(*th),
-			      &tsval) & CSIG_SCAN_TS) &&
-	    (s32)(READ_ONCE(tp->rx_opt.ts_recent) - tsval) > TCP_PAWS_WINDOW)
-		return C_OOW_PAWS;
-	return 0;
+	return ctr[csig_tcp_accepts(&v, th, payload)];
 }
 
 /*
@@ -677,12 +618,8 @@ static bool csig_req_would_accept(const struct sock *sk, const struct tcphdr *th
 {
 	const struct request_sock *req = inet_reqsk(sk);
 	const struct tcp_request_sock *treq = tcp_rsk(req);
-	u32 seq = ntohl(th->seq);
 
-	return !th->syn && !th->rst && th->ack &&
-	       ntohl(th->ack_seq) == treq->snt_isn + 1 &&
-	       !before(seq, treq->rcv_isn + 1) &&
-	       !after(seq, treq->rcv_isn + 1 + req->rsk_rcv_wnd);
+	return csig_req_accepts(treq->snt_isn, treq->rcv_isn, req->rsk_rcv_wnd, th);
 }
 
 /* A syncookie TCP would accept (it builds the connection from it). */
@@ -750,9 +687,8 @@ static int csig_seg_acceptable(struct net *net, struct sk_buff *skb,
 static bool csig_tw_in_window(const struct sock *sk, const struct tcphdr *th)
 {
 	const struct tcp_timewait_sock *tw = tcp_twsk(sk);
-	u32 seq = ntohl(th->seq), nxt = READ_ONCE(tw->tw_rcv_nxt);
 
-	return !before(seq, nxt) && !after(seq, nxt + READ_ONCE(tw->tw_rcv_wnd));
+	return csig_tw_accepts(READ_ONCE(tw->tw_rcv_nxt), READ_ONCE(tw->tw_rcv_wnd), th);
 }
 
 /*
@@ -793,8 +729,8 @@ static bool csig_rst_valid(struct net *net, struct sk_buff *skb,
 	if (sk->sk_state == TCP_TIME_WAIT)
 		ok = csig_tw_in_window(sk, th);
 	else if (sk_fullsock(sk) && sk->sk_state == TCP_SYN_SENT)
-		ok = th->ack && after(ack, READ_ONCE(tcp_sk(sk)->snd_una)) &&
-		     !after(ack, READ_ONCE(tcp_sk(sk)->write_seq));
+		ok = th->ack && csig_syn_acked(READ_ONCE(tcp_sk(sk)->snd_una),
+					       READ_ONCE(tcp_sk(sk)->write_seq), ack);
 	else if (sk_fullsock(sk) && ((1 << sk->sk_state) & CSIG_TCPF_LIVE))
 		ok = ntohl(th->seq) == READ_ONCE(tcp_sk(sk)->rcv_nxt);
 	sock_gen_put(sk);
@@ -828,45 +764,32 @@ static DEFINE_PER_CPU(struct csig_rx_note, csig_rx_notes);
 
 /*
  * Reception.  eth_type_trans() left skb->data at the tag's data, the TPID
- * just before it.  The tag's bytes are pulled, the MAC addresses moved up
- * to the payload's EtherType, and the frame goes through the receive path
- * again, as the VLAN code does with a tag it takes out.
+ * just before it.  The tag is taken out (csig_skb_untag()), and the frame
+ * goes through the receive path again, as the VLAN code does with a tag it
+ * takes out.
  */
 static int csig_rcv(struct sk_buff *skb, struct net_device *dev,
 		    struct packet_type *pt, struct net_device *orig_dev)
 {
 	struct net *net = dev_net(dev);
 	struct csig_rx_note *rn, saved;
-	unsigned int tlen, fmt;
 	struct csig_fields fl;
-	__be16 inner;
-	int ret;
+	unsigned int fmt;
+	int ret, tlen;
 	u16 in;
-	u8 *mac;
 
 	fmt = skb->protocol == htons(tpid_compact) ? CSIG_FMT_COMPACT :
 						      CSIG_FMT_EXPANDED;
-	tlen = fmt == CSIG_FMT_COMPACT ? CSIG_COMPACT_LEN : CSIG_EXPANDED_LEN;
 	csig_count(net, C_TAGS);
 	skb = skb_share_check(skb, GFP_ATOMIC);
 	if (!skb)
 		return NET_RX_DROP;
 	/* the tag's data and the payload's EtherType (include/csig.h) */
-	if (skb_mac_header_len(skb) != ETH_HLEN || !pskb_may_pull(skb, tlen) ||
-	    csig_tag_rx(skb->data, skb_headlen(skb), fmt, tpid_compact,
-			tpid_expanded, &fl, &in) < 0)
+	tlen = csig_skb_tag(skb, fmt, tpid_compact, tpid_expanded, &fl, &in);
+	if (tlen < 0)
 		goto malformed;
-	inner = htons(in);
-	if (skb_cow(skb, 0))
+	if (csig_skb_untag(skb, tlen, htons(in)))
 		goto drop;
-	/* pull the tag's bytes first: CHECKSUM_COMPLETE covers them */
-	skb_pull_rcsum(skb, tlen);
-	mac = skb_mac_header(skb);
-	memmove(mac + tlen, mac, 2 * ETH_ALEN);
-	skb->mac_header += tlen;
-	skb->protocol = inner;
-	skb_reset_network_header(skb);
-	skb_reset_mac_len(skb);
 	csig_count(net, C_TAGS_REMOVED);
 
 	/* whose is it?  The input hook says (csig_in()), if IP delivers it. */
@@ -892,76 +815,6 @@ static struct packet_type csig_pt[2] __read_mostly = {
 	{ .func = csig_rcv },
 	{ .func = csig_rcv },
 };
-
-/*
- * Append @len bytes of options (a multiple of 4) to the TCP header of an
- * outgoing segment, using headroom: IP and TCP headers move down, the
- * option goes where they ended, the payload stays where it is.  A segment
- * with payload must be CHECKSUM_PARTIAL (the caller checks).
- */
-static int csig_append_opt(struct sk_buff *skb, unsigned int nh, const u8 *opt,
-			   unsigned int len)
-{
-	unsigned int hl = nh + tcp_hdr(skb)->doff * 4, o;
-	struct tcphdr *th;
-
-	if (tcp_hdr(skb)->doff * 4 + len > 60)
-		return -ENOSPC;
-	o = skb_network_offset(skb);
-	if (skb_ensure_writable(skb, o + hl) || skb_cow_head(skb, len))
-		return -ENOMEM;
-	skb_push(skb, len);
-	memmove(skb->data, skb->data + len, o + hl);
-	skb->network_header -= len;
-	skb->transport_header -= len;
-	th = tcp_hdr(skb);
-	memcpy((u8 *)th + th->doff * 4, opt, len);
-	th->doff += len / 4;
-
-	if (ip_hdr(skb)->version == 4) {
-		struct iphdr *ip = ip_hdr(skb);
-
-		be16_add_cpu(&ip->tot_len, len);
-		ip_send_check(ip);
-		if (skb->ip_summed == CHECKSUM_PARTIAL) {
-			th->check = ~tcp_v4_check(skb->len - skb_transport_offset(skb),
-						  ip->saddr, ip->daddr, 0);
-			skb->csum_start = skb_transport_header(skb) - skb->head;
-		} else {
-			th->check = 0;
-			th->check = tcp_v4_check(skb->len - skb_transport_offset(skb),
-						 ip->saddr, ip->daddr,
-						 csum_partial(th, skb->len -
-							      skb_transport_offset(skb), 0));
-		}
-	} else {
-		struct ipv6hdr *ip6 = ipv6_hdr(skb);
-
-		be16_add_cpu(&ip6->payload_len, len);
-		if (skb->ip_summed == CHECKSUM_PARTIAL) {
-			th->check = ~tcp_v6_check(skb->len - skb_transport_offset(skb),
-						  &ip6->saddr, &ip6->daddr, 0);
-			skb->csum_start = skb_transport_header(skb) - skb->head;
-		} else {
-			th->check = 0;
-			th->check = tcp_v6_check(skb->len - skb_transport_offset(skb),
-						 &ip6->saddr, &ip6->daddr,
-						 csum_partial(th, skb->len -
-							      skb_transport_offset(skb), 0));
-		}
-	}
-	return 0;
-}
-
-/* Pad an option to a multiple of 4 with leading NOPs. */
-static unsigned int csig_pad_opt(u8 *buf, const u8 *opt, unsigned int len)
-{
-	unsigned int pad = (4 - (len & 3)) & 3;
-
-	memset(buf, TCPOPT_NOP, pad);
-	memcpy(buf + pad, opt, len);
-	return pad + len;
-}
 
 /*
  * The SYN this CPU is answering.  TCP answers a SYN with its SYN-ACK in
@@ -1008,18 +861,14 @@ static unsigned int csig_data_room(struct sk_buff *skb, const struct tcphdr *th,
 {
 	const struct sock *sk = skb->sk;
 	struct dst_entry *dst = skb_dst(skb);
-	unsigned int ipl = skb->len - skb_network_offset(skb);
-	unsigned int used = th->doff * 4 + payload, budget, mtu;
 
 	/* one segment (all of a GSO super-packet's but the last are full) */
 	if (skb_is_gso(skb) || skb->ip_summed != CHECKSUM_PARTIAL || !dst ||
 	    !sk || !sk_fullsock(sk) || sk->sk_protocol != IPPROTO_TCP)
 		return 0;
-	budget = READ_ONCE(tcp_sk(sk)->mss_cache) + tcp_sk(sk)->tcp_header_len;
-	mtu = dst_mtu(dst);
-	if (used >= budget || ipl >= mtu)
-		return 0;
-	return min(budget - used, mtu - ipl);
+	return csig_data_fit(th->doff * 4 + payload,
+			     READ_ONCE(tcp_sk(sk)->mss_cache) + tcp_sk(sk)->tcp_header_len,
+			     skb->len - skb_network_offset(skb), dst_mtu(dst));
 }
 
 /* Append the handshake option (4 bytes: no padding). */
@@ -1138,10 +987,10 @@ static void csig_flow_sent(struct csig_flow *f, const struct csig_sample *sm,
 static void csig_out_flow(struct net *net, struct sk_buff *skb, unsigned int nh,
 			  struct csig_flow *f)
 {
-	u8 opt[CSIG_OPT_MAX_LEN], buf[CSIG_OPT_MAX_LEN + 4];
 	struct csig_sample sm[CSIG_OPT_MAX_SAMPLES];
-	struct tcphdr *th = tcp_hdr(skb);
 	unsigned int payload, room, n, len;
+	u8 buf[CSIG_OPT_MAX_LEN + 4];
+	struct tcphdr *th = tcp_hdr(skb);
 	bool confirm;
 
 	payload = skb->len - skb_transport_offset(skb) - th->doff * 4;
@@ -1166,24 +1015,13 @@ static void csig_out_flow(struct net *net, struct sk_buff *skb, unsigned int nh,
 		}
 	}
 
-	n = csig_flow_samples(f, sm);
-	/*
-	 * The most samples whose option, padded to 4 bytes (4 + 6n needs 2
-	 * bytes of padding when n is odd), fits the room; without one, the
-	 * confirmation alone.
-	 */
-	while (n && CSIG_OPT_HDR_LEN + CSIG_OPT_SAMPLE_LEN * n + (n & 1) * 2 > room)
-		n--;
-	if (n)
-		len = csig_opt_put(opt, sizeof(opt), sm, n);
-	else
-		len = confirm ? csig_opt_put_syn(opt, room) : 0;
-	if (!len || csig_append_opt(skb, nh, buf, csig_pad_opt(buf, opt, len))) {
+	/* the most samples that fit; without one, the confirmation alone */
+	len = csig_opt_build(buf, room, sm, csig_flow_samples(f, sm), confirm, &n);
+	if (!len || csig_append_opt(skb, nh, buf, len)) {
 		csig_count(net, payload ? C_OPTS_DATA_NO_FIT : C_OPTS_NO_ROOM);
 		return;
 	}
 	th = tcp_hdr(skb);	/* csig_append_opt() moved the headers */
-	n = (len - CSIG_OPT_HDR_LEN) / CSIG_OPT_SAMPLE_LEN;
 	csig_flow_sent(f, sm, n);
 	if (n) {
 		csig_count(net, C_OPTS_SENT);
@@ -1267,8 +1105,8 @@ static bool csig_synack_valid(struct net *net, struct sk_buff *skb,
 	 * from the socket's backlog).
 	 */
 	if (sk_fullsock(sk) && sk->sk_state == TCP_SYN_SENT)
-		ok = after(ack, READ_ONCE(tcp_sk(sk)->snd_una)) &&
-		     !after(ack, READ_ONCE(tcp_sk(sk)->write_seq));
+		ok = csig_syn_acked(READ_ONCE(tcp_sk(sk)->snd_una),
+				    READ_ONCE(tcp_sk(sk)->write_seq), ack);
 	sock_gen_put(sk);
 	return ok;
 }
