@@ -36,6 +36,9 @@
 #                              (selftests/bench/native.sh; also
 #                              BENCH=native), table in build/bench-native/
 #   make lint                  checkpatch --strict, sparse (C=2) and W=1
+#   make build32               the modules for 32-bit x86 (Debian's 6.1
+#                              686-pae headers, fetched into build/k32/):
+#                              64-bit divisions a 32-bit kernel cannot link
 #   make kvers                 the kernels make check and make lint use: both
 #                              targets (6.1, 6.12) or it fails, unless KVER=
 #                              or KVERS= chooses them
@@ -97,6 +100,7 @@ endef
 Q ?= @
 
 .PHONY: all tools bench bench-native modules deps check unit fuzz vmcheck lint install deb demo clean help kvers \
+	build32 build32-modules \
 	$(addprefix modules-,$(KVERS))
 
 all: modules tools
@@ -294,6 +298,52 @@ lint-one:
 	$(call kbuild,$(KVER),$(BUILD)/$(KVER),$(MOD_SRCS),C=2 W=1)
 	$(call kbuild,$(KVER),$(BUILD)/$(KVER)/kmod,$(KMOD_SRCS),C=2 W=1 \
 		KBUILD_EXTRA_SYMBOLS=$(BUILD)/$(KVER)/Module.symvers)
+
+# The modules built for 32-bit x86, which neither target kernel is: a
+# 64-bit division outside div64.h's helpers compiles there to a call of
+# libgcc's __udivdi3, which the kernel does not have, and modpost fails
+# the build (selftests/unit/test_div64_m32 checks the shared headers
+# alone, without a kernel).  Debian has 32-bit x86 headers for 6.1 only
+# (686-pae; its 6.12 has no i386 flavour).  They are not installed: apt
+# fetches the newest, with the machine's sources but a state of its own
+# for i386 in build/k32/apt (dpkg gains no architecture, apt-get update
+# no i386 indexes), into build/k32/root, and their scripts are the amd64
+# linux-kbuild-6.1 that make deps installs (Multi-Arch: foreign, as
+# Debian's own dependency allows).  An index that fails to download
+# (another suite's) is ignored; K32_TREE=DIR builds against another
+# 32-bit tree instead.
+K32 := $(BUILD)/k32
+K32_APT = -o APT::Architecture=i386 -o APT::Architectures::=i386 \
+	-o Dir::State::Lists=$(K32)/apt/lists -o Dir::State::status=$(K32)/apt/status \
+	-o Dir::Cache=$(K32)/apt -o APT::Sandbox::User=root
+build32:
+	@if [ -z "$(K32_TREE)" ]; then \
+		set -e; mkdir -p $(K32)/apt/lists/partial $(K32)/apt/archives/partial $(K32)/debs; \
+		touch $(K32)/apt/status; \
+		apt-get $(K32_APT) -qq update 2>&1 | sed -n 's/^E: /build32: apt: /p' >&2 || true; \
+		pkg=$$(apt-cache $(K32_APT) search --names-only '^linux-headers-6\.1\.0-[0-9]+-686-pae$$' | \
+			awk '{print $$1}' | sort -V | tail -n 1); \
+		[ -n "$$pkg" ] || { echo "build32: no linux-headers-6.1.0-N-686-pae for i386 in the archive" >&2; exit 1; }; \
+		common=$${pkg%-686-pae}-common; tree=$(K32)/root/usr/src/$$pkg; \
+		if [ ! -e $$tree/Makefile ]; then \
+			echo "  FETCH   $$pkg $$common -> build/k32/"; \
+			rm -f $(K32)/debs/*.deb; \
+			(cd $(K32)/debs && apt-get $(K32_APT) -qq download $$pkg $$common); \
+			for p in $$pkg $$common; do dpkg-deb -x $(K32)/debs/$${p}_*.deb $(K32)/root; done; \
+			echo "include $(K32)/root/usr/src/$$common/Makefile" > $$tree/Makefile; \
+			mkdir -p $(K32)/root/usr/lib; \
+			ln -sfn /usr/lib/linux-kbuild-6.1 $(K32)/root/usr/lib/linux-kbuild-6.1; \
+		fi; \
+		test -e /usr/lib/linux-kbuild-6.1/scripts/Makefile.build || \
+			{ echo "build32: no /usr/lib/linux-kbuild-6.1 (run: make deps)" >&2; exit 1; }; \
+		ln -sfn $$tree $(K32)/tree; \
+	fi
+	@echo "  BUILD   $$(basename $$(readlink -f $(or $(K32_TREE),$(K32)/tree))) (i386) -> build/k32/mod"
+	@$(MAKE) --no-print-directory KDIR=$(or $(K32_TREE),$(K32)/tree) build32-modules
+
+build32-modules:
+	$(call kbuild,,$(K32)/mod,$(MOD_SRCS))
+	$(call kbuild,,$(K32)/mod/kmod,$(KMOD_SRCS),KBUILD_EXTRA_SYMBOLS=$(K32)/mod/Module.symvers)
 
 INSTALL_KVER := $(if $(KVER),$(KVER),$(shell uname -r))
 install: tools
