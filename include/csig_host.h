@@ -93,11 +93,11 @@ struct csig_host_stats {
 };
 
 /*
- * A socket with host-path state, as the dump (an iterator over the socket
- * storage, csighost show --sockets) writes it.
+ * A socket with host-path state, as the dump (a TCP socket iterator,
+ * csighost show --sockets) writes it: this header, then the socket's
+ * struct csig_bpf_sk.
  */
-struct csig_host_sock_rec {
-	__u32	netns;		/* inode of its network namespace */
+struct csig_host_sock_hdr {
 	__u16	family;		/* AF_INET, AF_INET6 */
 	__u16	lport;		/* host order */
 	__u16	rport;
@@ -109,6 +109,10 @@ struct csig_host_sock_rec {
 	__u32	snd_nxt;
 	__u32	pad;
 	__u64	now_ns;		/* bpf_ktime_get_ns() at the dump */
+};
+
+struct csig_host_sock_rec {
+	struct csig_host_sock_hdr h;
 	struct csig_bpf_sk sk;
 };
 

@@ -8,6 +8,7 @@
  * Documentation/bpf.rst, "CSIG host path", and `csighost help`.
  */
 #define _GNU_SOURCE
+#include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -40,8 +41,9 @@ static const char *usage_text =
 "                                        ingress, sock_ops on the cgroup\n"
 "  detach DEV [--cgroup DIR]             remove both\n"
 "  show [--sockets]                      configuration and counters; with\n"
-"                                        --sockets every socket's state\n"
-"                                        (of NETNS only, with -n)\n"
+"                                        --sockets the state of every\n"
+"                                        socket in this network namespace\n"
+"                                        (in NETNS, with -n)\n"
 "\n"
 "OPTIONS\n"
 "  --cgroup DIR        a cgroup v2 directory (default: the cgroup2 root)\n"
@@ -59,7 +61,6 @@ static const char *usage_text =
 "Exit status: 0 done, 1 an error at run time, 2 a usage error.\n";
 
 static int json;
-static int in_netns;
 
 static void vfail(int rc, const char *fmt, va_list ap)
 {
@@ -347,25 +348,29 @@ static const char * const ctr_names[CSIG_HC_NR] = {
 	"opts_unnegotiated", "marked",
 };
 
-static void show_sockets(int map_fd)
+/* the dump's two writes, header and state, are one record */
+static_assert(sizeof(struct csig_host_sock_rec) ==
+	      sizeof(struct csig_host_sock_hdr) + sizeof(struct csig_bpf_sk),
+	      "padding in struct csig_host_sock_rec");
+
+/*
+ * The sockets with state in this network namespace (NETNS with -n): a TCP
+ * socket iterator visits the sockets of the namespace its reader is in.
+ */
+static void show_sockets(void)
 {
 	struct csig_host *skel;
 	struct bpf_link *link;
 	struct csig_host_sock_rec r;
-	unsigned int self_ns = 0;
+	unsigned int netns = 0;
 	int fd, first = 1;
 	struct stat st;
 	ssize_t got;
 
-	LIBBPF_OPTS(bpf_iter_attach_opts, io);
-	union bpf_iter_link_info li = { .map.map_fd = map_fd };
-
-	if (in_netns && !stat("/proc/self/ns/net", &st))
-		self_ns = st.st_ino;
+	if (!stat("/proc/self/ns/net", &st))
+		netns = st.st_ino;
 	skel = open_skel(0, 0, 1);
-	io.link_info = &li;
-	io.link_info_len = sizeof(li);
-	link = bpf_program__attach_iter(skel->progs.csig_host_dump, &io);
+	link = bpf_program__attach_iter(skel->progs.csig_host_dump, NULL);
 	if (!link)
 		die("cannot attach the socket dump: %s", strerror(errno));
 	fd = bpf_iter_create(bpf_link__fd(link));
@@ -376,37 +381,36 @@ static void show_sockets(int map_fd)
 	while ((got = read(fd, &r, sizeof(r))) == sizeof(r)) {
 		char la[INET6_ADDRSTRLEN], ra[INET6_ADDRSTRLEN];
 		const struct csig_bpf_sk *v = &r.sk;
-		int af = r.family == 10 ? AF_INET6 : AF_INET, t, k = 0;
+		struct csig_host_sock_hdr *h = &r.h;
+		int af = h->family == 10 ? AF_INET6 : AF_INET, t, k = 0;
 
-		if (self_ns && r.netns != self_ns)
-			continue;
 		/* an IPv4 flow of an IPv6 socket (v4-mapped): as IPv4 */
-		if (af == AF_INET6 && !r.laddr[0] && !r.laddr[1] &&
-		    r.laddr[2] == htonl(0xffff) && !r.raddr[0] && !r.raddr[1] &&
-		    r.raddr[2] == htonl(0xffff)) {
+		if (af == AF_INET6 && !h->laddr[0] && !h->laddr[1] &&
+		    h->laddr[2] == htonl(0xffff) && !h->raddr[0] && !h->raddr[1] &&
+		    h->raddr[2] == htonl(0xffff)) {
 			af = AF_INET;
-			r.laddr[0] = r.laddr[3];
-			r.raddr[0] = r.raddr[3];
+			h->laddr[0] = h->laddr[3];
+			h->raddr[0] = h->raddr[3];
 		}
-		inet_ntop(af, r.laddr, la, sizeof(la));
-		inet_ntop(af, r.raddr, ra, sizeof(ra));
+		inet_ntop(af, h->laddr, la, sizeof(la));
+		inet_ntop(af, h->raddr, ra, sizeof(ra));
 		if (json) {
 			printf("%s{\"netns\":%u,\"local\":\"%s\",\"lport\":%u,",
-			       first ? "" : ",", r.netns, la, r.lport);
+			       first ? "" : ",", netns, la, h->lport);
 			printf("\"remote\":\"%s\",\"rport\":%u,\"tcp_state\":%u,",
-			       ra, r.rport, r.state);
+			       ra, h->rport, h->state);
 			printf("\"state\":%u,\"offered\":%s,\"negotiated\":%s,",
 			       v->state, v->state & CSIG_BPF_OFFERED ? "true" : "false",
 			       v->state & CSIG_BPF_NEGOTIATED ? "true" : "false");
 			printf("\"rcv_nxt\":%u,\"snd_una\":%u,\"snd_nxt\":%u,",
-			       r.rcv_nxt, r.snd_una, r.snd_nxt);
+			       h->rcv_nxt, h->snd_una, h->snd_nxt);
 			printf("\"have\":%u,\"confirms\":%u,\"samples\":[",
 			       v->have, v->confirms);
 		} else {
 			printf("%s%s%s:%u %s%s%s:%u netns %u tcp %u %s%s have 0x%x",
 			       af == AF_INET6 ? "[" : "", la, af == AF_INET6 ? "]" : "",
-			       r.lport, af == AF_INET6 ? "[" : "", ra,
-			       af == AF_INET6 ? "]" : "", r.rport, r.netns, r.state,
+			       h->lport, af == AF_INET6 ? "[" : "", ra,
+			       af == AF_INET6 ? "]" : "", h->rport, netns, h->state,
 			       v->state & CSIG_BPF_NEGOTIATED ? "negotiated" : "-",
 			       v->state & CSIG_BPF_OFFERED ? ",offered" : "",
 			       v->have);
@@ -419,7 +423,7 @@ static void show_sockets(int map_fd)
 
 			if (!(v->have & (1U << t)))
 				continue;
-			age = r.now_ns > s->t_ns ? (r.now_ns - s->t_ns) / 1000 : 0;
+			age = h->now_ns > s->t_ns ? (h->now_ns - s->t_ns) / 1000 : 0;
 			if (json) {
 				printf("%s{\"type\":%u,\"format\":%u,\"s\":%u,\"lm\":%u,",
 				       k++ ? "," : "", s->s.type, s->s.format, s->s.s,
@@ -512,7 +516,7 @@ static int cmd_show(int argc, char **argv)
 			printf("%s %llu\n", ctr_names[j], (unsigned long long)sum[j]);
 	}
 	if (o.sockets)
-		show_sockets(kfd);
+		show_sockets();
 	if (json)
 		printf("}\n");
 	return 0;
@@ -531,7 +535,6 @@ static void enter_netns(const char *name)
 	if (setns(fd, CLONE_NEWNET))
 		die("entering %s: %s", path, strerror(errno));
 	close(fd);
-	in_netns = 1;
 }
 
 int main(int argc, char **argv)

@@ -12,7 +12,8 @@
  *                ACKs (BPF_SOCK_OPS_HDR_OPT_LEN_CB, WRITE_HDR_OPT_CB), and
  *                on the sender the samples of the peer's reflections
  *                (PARSE_HDR_OPT_CB) in struct csig_bpf_sk
- *   iter         a dump of every socket's state, for csighost show
+ *   iter         a TCP socket iterator: the state of the sockets of the
+ *                reader's network namespace, for csighost show --sockets
  *
  * Maps are pinned by name under CSIG_BPF_PIN_DIR: the socket storage
  * (include/csig_bpf.h) that hpcc_bpf reads, the configuration and the
@@ -30,7 +31,6 @@
 #include <linux/socket.h>
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_endian.h>
-#include <bpf/bpf_core_read.h>
 
 #include "csig.h"
 #include "csig_opt.h"
@@ -83,14 +83,6 @@ struct tcp_sock {
 	struct tcp_options_received rx_opt;
 } __attribute__((preserve_access_index));
 
-struct ns_common {
-	unsigned int inum;
-} __attribute__((preserve_access_index));
-
-struct net {
-	struct ns_common ns;
-} __attribute__((preserve_access_index));
-
 struct sock_common {
 	__be32	skc_daddr;
 	__be32	skc_rcv_saddr;
@@ -98,15 +90,8 @@ struct sock_common {
 	__u16	skc_num;
 	unsigned short skc_family;
 	unsigned char skc_state;
-	struct {
-		struct net *net;
-	} skc_net;
 	struct in6_addr skc_v6_daddr;
 	struct in6_addr skc_v6_rcv_saddr;
-} __attribute__((preserve_access_index));
-
-struct sock {
-	struct sock_common __sk_common;
 } __attribute__((preserve_access_index));
 
 struct seq_file;
@@ -115,10 +100,10 @@ struct bpf_iter_meta {
 	struct seq_file *seq;
 } __attribute__((preserve_access_index));
 
-struct bpf_iter__bpf_sk_storage_map {
+/* the TCP socket iterator's context (6.1: net/ipv4/tcp_ipv4.c) */
+struct bpf_iter__tcp {
 	struct bpf_iter_meta *meta;
-	struct sock *sk;
-	void *value;
+	struct sock_common *sk_common;
 } __attribute__((preserve_access_index));
 
 /* The state hpcc_bpf reads: include/csig_bpf.h. */
@@ -139,14 +124,6 @@ struct {
 	__type(value, struct csig_host_stats);
 	__uint(pinning, LIBBPF_PIN_BY_NAME);
 } csig_host_stats SEC(".maps");
-
-/* the dump's record: larger than the stack */
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, struct csig_host_sock_rec);
-} csig_host_scratch SEC(".maps");
 
 static __always_inline struct csig_host_cfg *cfg(void)
 {
@@ -945,42 +922,53 @@ int csig_host_sockops(struct bpf_sock_ops *skops)
 
 /* ---------------------------------------------------------------------
  * The dump: every socket with state (csighost show --sockets)
+ *
+ * A TCP socket iterator, not one over the socket storage: some kernels
+ * refuse every program of the map element iterators (bpf_map_elem,
+ * bpf_sk_storage_map, sockmap) with EPERM and load this one
+ * (Documentation/bpf.rst, "Reading the sockets' state").  It visits the
+ * TCP sockets of the reader's network namespace; a socket's state is
+ * looked up without creating it, and everything is read through the
+ * pointers' BTF types, nothing with bpf_probe_read_kernel().
  */
-SEC("iter/bpf_sk_storage_map")
-int csig_host_dump(struct bpf_iter__bpf_sk_storage_map *ctx)
+SEC("iter/tcp")
+int csig_host_dump(struct bpf_iter__tcp *ctx)
 {
+	struct sock_common *skc = ctx->sk_common;
 	struct seq_file *seq = ctx->meta->seq;
-	struct csig_host_sock_rec *r;
-	struct sock *sk = ctx->sk;
+	struct csig_host_sock_hdr h = {};
+	struct csig_bpf_sk *v;
 	struct tcp_sock *tp;
-	void *val = ctx->value;
-	__u32 zero = 0;
+	int i;
 
-	if (!sk || !val)
+	if (!skc)
 		return 0;
-	r = bpf_map_lookup_elem(&csig_host_scratch, &zero);
-	if (!r)
+	/* NULL for request and timewait sockets, which have no storage */
+	v = bpf_sk_storage_get(&csig_sk, skc, 0, 0);
+	if (!v)
 		return 0;
-	__builtin_memset(r, 0, sizeof(*r));
-	r->netns = BPF_CORE_READ(sk, __sk_common.skc_net.net, ns.inum);
-	r->family = BPF_CORE_READ(sk, __sk_common.skc_family);
-	r->state = BPF_CORE_READ(sk, __sk_common.skc_state);
-	r->lport = BPF_CORE_READ(sk, __sk_common.skc_num);
-	r->rport = bpf_ntohs(BPF_CORE_READ(sk, __sk_common.skc_dport));
-	if (r->family == AF_INET6) {
-		BPF_CORE_READ_INTO(&r->laddr, sk, __sk_common.skc_v6_rcv_saddr);
-		BPF_CORE_READ_INTO(&r->raddr, sk, __sk_common.skc_v6_daddr);
+	tp = bpf_skc_to_tcp_sock(skc);
+	if (!tp)
+		return 0;
+	h.family = skc->skc_family;
+	h.state = skc->skc_state;
+	h.lport = skc->skc_num;
+	h.rport = bpf_ntohs(skc->skc_dport);
+	if (h.family == AF_INET6) {
+		for (i = 0; i < 4; i++) {
+			h.laddr[i] = skc->skc_v6_rcv_saddr.in6_u.u6_addr32[i];
+			h.raddr[i] = skc->skc_v6_daddr.in6_u.u6_addr32[i];
+		}
 	} else {
-		r->laddr[0] = BPF_CORE_READ(sk, __sk_common.skc_rcv_saddr);
-		r->raddr[0] = BPF_CORE_READ(sk, __sk_common.skc_daddr);
+		h.laddr[0] = skc->skc_rcv_saddr;
+		h.raddr[0] = skc->skc_daddr;
 	}
-	/* only TCP sockets get state */
-	tp = (struct tcp_sock *)sk;
-	r->rcv_nxt = BPF_CORE_READ(tp, rcv_nxt);
-	r->snd_una = BPF_CORE_READ(tp, snd_una);
-	r->snd_nxt = BPF_CORE_READ(tp, snd_nxt);
-	r->now_ns = bpf_ktime_get_ns();
-	bpf_probe_read_kernel(&r->sk, sizeof(r->sk), val);
-	bpf_seq_write(seq, r, sizeof(*r));
+	h.rcv_nxt = tp->rcv_nxt;
+	h.snd_una = tp->snd_una;
+	h.snd_nxt = tp->snd_nxt;
+	h.now_ns = bpf_ktime_get_ns();
+	/* one record: the iterator keeps both writes or neither */
+	bpf_seq_write(seq, &h, sizeof(h));
+	bpf_seq_write(seq, v, sizeof(*v));
 	return 0;
 }
