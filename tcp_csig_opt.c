@@ -1523,6 +1523,7 @@ static struct csig_flow *csig_flows_next_flow(struct csig_flows_iter *it)
 }
 
 static void *csig_flows_start(struct seq_file *m, loff_t *pos)
+	__acquires(RCU)
 {
 	struct csig_flows_iter *it = m->private;
 	void *v = SEQ_START_TOKEN;
@@ -1542,6 +1543,7 @@ static void *csig_flows_next(struct seq_file *m, void *v, loff_t *pos)
 }
 
 static void csig_flows_stop(struct seq_file *m, void *v)
+	__releases(RCU)
 {
 	struct csig_flows_iter *it = m->private;
 
