@@ -1582,7 +1582,7 @@ static int csig_flows_show(struct seq_file *m, void *v)
 		if (f->tx_valid & (1U << t))
 			seq_printf(m, " %u/%u/%u/%u/%llu", t, f->tx[t].s.format,
 				   f->tx[t].s.s, f->tx[t].s.lm,
-				   (ktime_get_ns() - f->tx[t].t_ns) / 1000);
+				   div_u64(ktime_get_ns() - f->tx[t].t_ns, 1000));
 	spin_unlock_bh(&f->lock);
 	seq_putc(m, '\n');
 	return 0;

@@ -45,7 +45,7 @@ static void probe_in_ack_event(struct sock *sk, u32 flags)
 	reads_ok++;
 	WRITE_ONCE(last_s, s.s.s);
 	WRITE_ONCE(last_lm, s.s.lm);
-	WRITE_ONCE(last_age_us, (ktime_get_ns() - s.t_ns) / 1000);
+	WRITE_ONCE(last_age_us, div_u64(ktime_get_ns() - s.t_ns, 1000));
 }
 
 static struct tcp_congestion_ops csig_probe __read_mostly = {
