@@ -121,11 +121,17 @@ deps:
 
 modules: $(addprefix modules-,$(KVERS))
 
+# The test modules (kmod/) link against tcp_csig_opt's symbol versions,
+# which kbuild does not track across directories: they are built afresh
+# when build/<kver>/Module.symvers changes.
 $(addprefix modules-,$(KVERS)): modules-%:
 	@test -e $(call kdir,$*)/Makefile || \
 		{ echo "no kernel build tree for $* (run: make deps)" >&2; exit 1; }
 	@echo "  BUILD   $* -> build/$*"
 	$(call kbuild,$*,$(BUILD)/$*,$(MOD_SRCS))
+	@cmp -s $(BUILD)/$*/Module.symvers $(BUILD)/$*/kmod/.extra.symvers || \
+		{ rm -rf $(BUILD)/$*/kmod && mkdir -p $(BUILD)/$*/kmod && \
+		  cp $(BUILD)/$*/Module.symvers $(BUILD)/$*/kmod/.extra.symvers; }
 	$(call kbuild,$*,$(BUILD)/$*/kmod,$(KMOD_SRCS),KBUILD_EXTRA_SYMBOLS=$(BUILD)/$*/Module.symvers)
 
 # Userspace unit tests of the pure algorithm and codec code.
