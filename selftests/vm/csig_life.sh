@@ -17,7 +17,8 @@
 #  - negotiation is on only when both ends chose it: a peer whose SYN did
 #    not offer cannot turn it on by sending the option afterwards;
 #  - tags on segments whose TCP checksum is wrong are not recorded;
-#  - the flow list reads the same in small reads as in one.
+#  - the flow list reads the same in small reads as in one;
+#  - entries are charged to their socket's memory cgroup.
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 . "$here/../lib/ktap.sh"
@@ -29,7 +30,7 @@ XFER=$top/selftests/lib/tcpxfer.py
 KO=${CSIG_OPT_KO:-$top/build/$(uname -r)/tcp_csig_opt.ko}
 PY=/usr/bin/python3
 
-ktap_plan 17
+ktap_plan 18
 [ -f "$KO" ] && [ -x "$CSIGCTL" ] || { echo "Bail out! run make first"; exit 1; }
 sx() { topo_csigctl "$@"; }
 # a counter of /proc/net/csig_opt (0 when the module has no such counter)
@@ -107,19 +108,21 @@ ktap_expect "50 connections ended by RST: their entries are gone on both ends" \
 
 # --- connections that end unseen -------------------------------------------
 # their FINs and RSTs are lost on both ends' way out, so neither end sees
-# them close: 64 entries on each end stay until something makes room
+# them close: 64 entries on each end stay until something makes room.
+# Their ports are above the ephemeral range, where the connections before
+# left sockets in TIME_WAIT.
 for ns in s1 r; do
 	topo_exec $ns nft -f - <<'NFT'
 table inet lost {
 	chain out {
 		type filter hook output priority 0;
-		tcp sport 41000-41099 tcp flags & (fin | rst) != 0 drop
-		tcp dport 41000-41099 tcp flags & (fin | rst) != 0 drop
+		tcp sport 61000-61099 tcp flags & (fin | rst) != 0 drop
+		tcp dport 61000-61099 tcp flags & (fin | rst) != 0 drop
 	}
 }
 NFT
 done
-got=$(xfer open "$R" 5301 41000 64 2000)
+got=$(xfer open "$R" 5301 61000 64 2000)
 sleep 1.5
 full_s=$(ctr s1 flows) full_r=$(ctr r flows)
 lines=$(flows s1 | grep -vc '^#')
@@ -224,6 +227,62 @@ wait $fl
 topo_exec r pkill iperf3
 topo_exec r pkill -f "$XFER"
 wait
+
+# --- charged to the memory cgroup -------------------------------------------
+# a process of s1's, in a cgroup of its own, opens 2000 connections toward a port r
+# drops (they stay in SYN_SENT), once offering CSIG (an entry each, about
+# a kilobyte) and once not; its cgroup's memory.current grows by the
+# entries' share more the first time.  The cgroup's charge moves in
+# batches of 64 pages a CPU, so the margin is half of what they cost.
+memcg_grow()	# memcg_grow OFFER: bytes the cgroup grew by
+{
+	local cg before after i pid
+
+	cg=$(topo_cgroup s1)
+	echo "$1" > /sys/module/tcp_csig_opt/parameters/offer
+	rm -f /tmp/memcg.ready
+	before=$(cat "$cg/memory.current")
+	# (ip netns exec mounts a /sys of its own: the cgroup is read here)
+	topo_hx s1 $PY -c '
+import resource, socket, sys, time
+resource.setrlimit(resource.RLIMIT_NOFILE, (4096, 4096))
+socks = []
+for i in range(2000):
+    s = socket.socket()
+    s.setblocking(False)
+    s.connect_ex((sys.argv[1], 5310))
+    socks.append(s)
+time.sleep(0.5)
+open("/tmp/memcg.ready", "w").close()
+time.sleep(30)' "$R" &
+	pid=$!
+	for i in $(seq 300); do
+		[ -e /tmp/memcg.ready ] && break
+		sleep 0.1
+	done
+	after=$(cat "$cg/memory.current")
+	kill $pid
+	wait $pid 2> /dev/null
+	echo 1 > /sys/module/tcp_csig_opt/parameters/offer
+	[ -e /tmp/memcg.ready ] && echo $((after - before))
+}
+# (the guest mounts no cgroup v2 hierarchy of its own)
+if [ -z "$TOPO_CGROOT" ] && mount -t cgroup2 none /sys/fs/cgroup; then
+	TOPO_CGROOT=/sys/fs/cgroup
+fi
+echo +memory > "$TOPO_CGROOT/cgroup.subtree_control"
+topo_cgroups s1
+topo_exec r nft add table ip hole
+topo_exec r nft add chain ip hole in '{ type filter hook input priority 0; }'
+topo_exec r nft add rule ip hole in tcp dport 5310 drop
+f0=$(ctr s1 flows)
+g1=$(memcg_grow 1)
+f1=$(ctr s1 flows)
+g0=$(memcg_grow 0)
+topo_exec r nft delete table ip hole
+ktap_diag "2000 connections from a cgroup: it grew by $g1 bytes offering (s1's entries $f0 -> $f1), by $g0 not offering"
+ktap_expect "flow entries are charged to their socket's memory cgroup" \
+	"$f1 - $f0 >= 2000 && ${g1:-0} - ${g0:-0} >= 2000 * 512"
 
 ktap_run "rmmod" rmmod tcp_csig_opt
 ktap_finished
