@@ -35,6 +35,9 @@ C = consts()
 KIND, EXID = C["CSIG_OPT_KIND"], C["CSIG_OPT_EXID"]
 HDR, SMP = C["CSIG_OPT_HDR_LEN"], C["CSIG_OPT_SAMPLE_LEN"]
 
+# serve: how long it waits for its one connection, seconds
+ACCEPT_SECS = 30
+
 # <linux/tcp.h>
 TCP_INFO = 11
 TCP_REPAIR = 19
@@ -100,7 +103,13 @@ def serve(port):
     ls.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     ls.bind(("0.0.0.0", port))
     ls.listen(1)
-    c, _ = ls.accept()
+    # a client that found no listener leaves nothing to accept: give up
+    # rather than hold the test until its timeout
+    ls.settimeout(ACCEPT_SECS)
+    try:
+        c, _ = ls.accept()
+    except socket.timeout:
+        sys.exit("serve: no connection in %d s" % ACCEPT_SECS)
     n = 0
     while True:
         b = c.recv(65536)

@@ -401,7 +401,7 @@ topo_capacity()
 	fi
 	topo_exec r iperf3 -s -D -1 -p 5291 > /dev/null 2>&1
 	topo_exec r iperf3 -s -D -1 -p 5292 > /dev/null 2>&1
-	sleep 0.3
+	topo_wait_listen r 5291 5292
 	for i in 1 2; do
 		topo_exec "s$i" iperf3 -c "$TOPO_RCV_IP" -p "529$i" -C "$cc" \
 			-t 5 > /dev/null 2>&1 &
@@ -429,11 +429,46 @@ topo_scaled()
 	echo "c = $2 / $3; if (c > 1) c = 1; $1 * c" | bc -l
 }
 
+# topo_wait_listen NS PORT...: wait until a TCP socket of NS listens on
+# each PORT (a server started in the background, or by iperf3 -D, which
+# listens only after it returned; python starts slowly under TCG), at
+# most 20 s each; 1 if one never does
+topo_wait_listen()
+{
+	local ns=$1 p i
+
+	shift
+	for p in "$@"; do
+		for i in $(seq 200); do
+			[ -n "$(topo_exec "$ns" ss -Hltn "sport = :$p")" ] && break
+			[ "$i" = 200 ] && return 1
+			sleep 0.1
+		done
+	done
+	return 0
+}
+
+# topo_wait_est NS FILTER [N]: wait until NS has at least N (1) TCP
+# connections established that match the ss FILTER (a client started in
+# the background may take seconds to connect under TCG), at most 20 s;
+# 1 if they never are
+topo_wait_est()
+{
+	local i
+
+	for i in $(seq 200); do
+		[ "$(topo_exec "$1" ss -Htn state established "( $2 )" | wc -l)" -ge "${3:-1}" ] &&
+			return 0
+		sleep 0.1
+	done
+	return 1
+}
+
 # topo_iperf_server [PORT]: start an iperf3 server in r
 topo_iperf_server()
 {
 	topo_exec r iperf3 -s -D -p "${1:-5201}" -1 > /dev/null 2>&1
-	sleep 0.3
+	topo_wait_listen r "${1:-5201}"
 }
 
 # topo_iperf SENDER CC SECONDS [PORT] [EXTRA...]: a bulk flow from sender I
@@ -458,7 +493,7 @@ topo_two_flows()
 	j1=$(mktemp) j2=$(mktemp)
 	topo_iperf_server 5201
 	topo_exec r iperf3 -s -D -1 -p 5202 > /dev/null 2>&1
-	sleep 0.3
+	topo_wait_listen r 5202
 	topo_exec s1 iperf3 -c "$TOPO_RCV_IP" -t "$t" -i 0.5 -J > "$j1" 2>&1 &
 	p1=$!
 	sleep "$late"

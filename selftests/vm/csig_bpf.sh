@@ -94,11 +94,12 @@ flow()
 
 	shift
 	hx r "$([ "$b" = r ] && echo 1)" iperf3 -s -D -1 > /dev/null 2>&1
-	sleep 0.3
+	topo_wait_listen r 5201
 	hx s1 "$([ "$b" = s1 ] && echo 1)" iperf3 -c "$TOPO_RCV_IP" -t 4 -b 50M "$@" \
 		> /dev/null 2>&1 &
 	fpid=$!
-	sleep 2
+	topo_wait_est s1 "dport = :5201" 2
+	sleep 1
 	DUMP=$(hshow "$b")
 	MFLOWS=$(flows "$([ "$b" = s1 ] && echo r || echo s1)")
 	wait $fpid
@@ -196,7 +197,7 @@ for mode in confirm reflect; do
 	r0=$(hctr tags_recorded) tu0=$(hctr tags_unnegotiated) s0=$(hctr opts_sent)
 	hx r 1 /usr/bin/python3 "$PEER" serve "$port" > /tmp/peer-serve 2>&1 &
 	spid=$!
-	sleep 0.5
+	topo_wait_listen r "$port"
 	hx s1 "" /usr/bin/python3 "$PEER" client "$TOPO_RCV_IP" "$port" "$mode" 2 \
 		"$MARK" 3 > /tmp/peer-client 2>&1 &
 	cpid=$!

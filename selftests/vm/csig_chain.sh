@@ -15,6 +15,8 @@
 # matched by TCP sequence number).  Then: GSO
 # super-packets keep their tags and their offload, a boundary port strips,
 # and a socket flagged in the flow table gets tags of its own types.
+#
+# selftests: alone
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 . "$here/../lib/ktap.sh"
@@ -62,7 +64,7 @@ ktap_expect "csigctl attached the transit, strip and insert roles" \
 topo_exec s1 ethtool -K s1-eth0 tso off gso off > /dev/null
 ip -n "${TOPO}s1" link set s1-eth0 mtu 1496
 topo_exec r iperf3 -s -D -1 > /dev/null 2>&1
-sleep 0.3
+topo_wait_listen r 5201
 # longer than the eight captures below, each a python start and 2 s
 # (under TCG 4-6 s in all); stopped after them
 topo_exec s1 iperf3 -c "$TOPO_RCV_IP" -t 120 --fq-rate 10M > /dev/null 2>&1 &
@@ -161,7 +163,7 @@ gso_run()	# gso_run: Mbit/s at the receiver over 4 s, B/packet at h2
 	a0=$(sx h2 --json show p1 | jq '.[0].model.arrived')
 	p0=$(sx h2 --json show p1 | jq '.[0].counters.packets')
 	topo_exec r iperf3 -s -D -1 > /dev/null 2>&1
-	sleep 0.3
+	topo_wait_listen r 5201
 	out=$(topo_exec s1 iperf3 -c "$TOPO_RCV_IP" -t 4 -J)
 	a1=$(sx h2 --json show p1 | jq '.[0].model.arrived')
 	p1=$(sx h2 --json show p1 | jq '.[0].counters.packets')
@@ -208,7 +210,7 @@ ktap_expect "GSO: every tag inserted was stripped at the receiver" \
 # The socket flow table: only the flagged socket, with its own types.
 sx s1 attach s1-eth0 insert --format compact --types abw > /dev/null
 topo_exec r iperf3 -s -D -1 > /dev/null 2>&1
-sleep 0.3
+topo_wait_listen r 5201
 # long enough for two captures, each after python's start (seconds
 # under TCG); the flow is stopped once they are done
 topo_exec s1 iperf3 -c "$TOPO_RCV_IP" -t 30 --fq-rate 20M > /dev/null 2>&1 &
@@ -234,7 +236,7 @@ sx s1 set s1-eth0 --select all
 sx h3 attach p1 strip > /dev/null
 sx r detach r-eth0 --ingress
 topo_exec r iperf3 -s -D -1 > /dev/null 2>&1
-sleep 0.3
+topo_wait_listen r 5201
 topo_exec s1 iperf3 -c "$TOPO_RCV_IP" -t 5 > /dev/null 2>&1 &
 flow=$!
 sleep 0.5

@@ -40,18 +40,6 @@ flows() { topo_exec "$1" cat /proc/net/csig_opt_flows; }
 # the flow list's line for local port $2 (or remote port: s1's side)
 flowline() { flows "$1" | grep -E "^[^ ]*:$2 |^[^ ]* [^ ]*:$2 " | head -1; }
 att() { ip netns exec "${TOPO}h1" $PY "$ATT" "$@"; }
-# listening() NS PORT: wait up to 20 s for a listener (python starts slowly
-# under TCG)
-listening()
-{
-	local i
-
-	for i in $(seq 100); do
-		[ -n "$(topo_exec "$1" ss -Hltn "sport = :$2")" ] && return 0
-		sleep 0.2
-	done
-	return 1
-}
 
 topo_hold_netstamp
 ktap_run "insmod tcp_csig_opt" insmod "$KO"
@@ -69,7 +57,7 @@ S1=$(topo_sender_ip 1)
 xfer_server() { topo_exec r timeout 120 $PY "$XFER" server "$@" > /tmp/xfer.srv 2>&1 & }
 xfer() { topo_exec s1 timeout 60 $PY "$XFER" client "$TOPO_RCV_IP" "$@" 2>&1; }
 xfer_server 5301 3
-listening r 5301
+topo_wait_listen r 5301
 n0=$(ctr s1 negotiated) k0=$(ctr r confirmed)
 got=$(xfer 5301 40123 2000000)
 ktap_diag "first connection s1:40123 -> r:5301: $got bytes; s1 negotiated +$(($(ctr s1 negotiated) - n0)), r confirmed +$(($(ctr r confirmed) - k0))"
@@ -98,7 +86,7 @@ wait
 
 # --- spoofed SYNs ----------------------------------------------------------
 topo_exec r iperf3 -s -D -p 5201 > /dev/null 2>&1
-listening r 5201
+topo_wait_listen r 5201
 f0=$(ctr r flows) c0=$(ctr r syn_offer_rcvd) n0=$(ctr s1 negotiated) k0=$(ctr r confirmed)
 att synflood p1 "$rmac" "$TOPO_RCV_IP" 5201 3000 &
 fl=$!
@@ -157,10 +145,11 @@ topo_exec r nft delete table inet blackhole
 
 # --- forged tags -----------------------------------------------------------
 topo_exec r iperf3 -s -D -1 -p 5202 > /dev/null 2>&1
-listening r 5202
+topo_wait_listen r 5202
 topo_exec s1 iperf3 -c "$TOPO_RCV_IP" -p 5202 -t 30 --fq-rate 10M --cport 40300 > /dev/null 2>&1 &
 fl=$!
-sleep 2
+topo_wait_est s1 "sport = :40300"
+sleep 0.5
 w0=$(ctr r tags_out_of_window) g0=$(ctr r tags_recorded)
 seen=$(att tags p1 p1 "$rmac" "$S1" 40300 "$TOPO_RCV_IP" 5202 200 2>&1)
 sleep 1
@@ -192,7 +181,7 @@ topo_exec h1 tc filter add dev p0 egress protocol ip prio 2 basic \
 d0=$(ctr r opts_sent_data) n0=$(ctr r opts_data_no_fit)
 topo_exec r timeout 30 $PY "$XFER" chunks 5203 1180 3 > /tmp/chunks.srv 2>&1 &
 bs=$!
-listening r 5203
+topo_wait_listen r 5203
 got=$(xfer 5203 40500 3000000)
 wait $bs
 # packets that hit filter pref $1 (tc's JSON for basic filters is broken)
@@ -209,7 +198,7 @@ ktap_expect "options on data stay within the MSS the peer advertised (1200)" \
 # TCP-MD5: segments are signed before the hook sees them; nothing is added
 s0=$(ctr s1 opts_signed)
 topo_exec r timeout 60 $PY "$XFER" server 5304 1 secret "$S1" > /tmp/md5.srv 2>&1 &
-listening r 5304
+topo_wait_listen r 5304
 got=$(topo_exec s1 timeout 30 $PY "$XFER" client "$TOPO_RCV_IP" 5304 40400 200000 secret 2>&1)
 wait
 ktap_diag "TCP-MD5: '$got'; s1 opts_signed +$(($(ctr s1 opts_signed) - s0))"
@@ -227,7 +216,7 @@ table ip csig_nat {
 }
 NFT
 topo_exec r iperf3 -s -D -1 -p 5205 > /dev/null 2>&1
-listening r 5205
+topo_wait_listen r 5205
 p0=$(ctr s1 opts_parsed) m0=$(ctr s1 marked)
 topo_exec s1 iperf3 -c 198.18.0.200 -p 5205 -t 3 > /dev/null 2>&1
 rc=$?
@@ -239,7 +228,7 @@ ktap_expect "behind DNAT on the output path the flow negotiates and gets samples
 # --- per namespace, root only ---------------------------------------------
 # (during a connection: entries go when it closes)
 topo_exec r iperf3 -s -D -1 -p 5206 > /dev/null 2>&1
-listening r 5206
+topo_wait_listen r 5206
 topo_exec s1 iperf3 -c "$TOPO_RCV_IP" -p 5206 -t 3 > /dev/null 2>&1 &
 fl=$!
 sleep 1.5

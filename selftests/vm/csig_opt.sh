@@ -50,7 +50,7 @@ sx s1 attach s1-eth0 insert --select mark --mark "$MARK/$MARK" --types u > /dev/
 flow()	# flow [IPERF ARGS...]: a 3 s flow s1 -> r; returns iperf3's status
 {
 	topo_exec r iperf3 -s -D -1 > /dev/null 2>&1
-	sleep 0.3
+	topo_wait_listen r 5201
 	topo_exec s1 iperf3 -c "${DST:-$TOPO_RCV_IP}" -t "${SECS:-3}" "$@" > /dev/null 2>&1
 }
 
@@ -107,7 +107,8 @@ ktap_expect "both ends: the receiver reflected, the sender parsed, nothing malfo
 # data connection's entry (the one with the most samples parsed)
 SECS=6 flow &
 fl=$!
-sleep 2
+topo_wait_est s1 "dport = :5201" 2
+sleep 1
 # U is a snapshot per rate window (20 ms here), so the sample must be
 # read just before the trace (128 decisions, about 100 ms): the sample
 # first, then the trace; up to 5 tries, each a fresh pair
@@ -208,10 +209,13 @@ sx s1 set s1-eth0 --select all
 topo_exec r iperf3 -s -D -1 -p 5202 > /dev/null 2>&1
 u0=$(ctr r tags_unnegotiated)
 g0=$(ctr r tags_recorded)
-sleep 0.3
+topo_wait_listen r 5202
 topo_exec s1 iperf3 -c "$TOPO_RCV_IP" -p 5202 -t 3 > /dev/null 2>&1 &
 plain=$!
-sleep 0.5
+# offer again only once both of its connections (control, data) are up,
+# their SYNs sent without the offer: iperf3 may take longer than a fixed
+# wait to start under TCG
+topo_wait_est s1 "dport = :5202" 2
 echo 1 > $P/offer
 flow
 rc=$?
@@ -226,8 +230,12 @@ ktap_expect "mixed flows: both complete, tags of the unnegotiated one removed an
 p0=$(ctr s1 opts_parsed)
 DST=$TOPO_RCV_IP6 flow &
 fl=$!
-sleep 2
-v6=$(flows s1 | grep -c '^\[2001:db8::11\].* negotiated')
+v6=0
+while kill -0 $fl 2> /dev/null; do
+	v6=$(flows s1 | grep -c '^\[2001:db8::11\].* negotiated')
+	[ "$v6" -ge 1 ] && break
+	sleep 0.1
+done
 wait $fl
 rc=$?
 ktap_expect "IPv6: negotiated, reflected and parsed" "$rc == 0 && $(ctr s1 opts_parsed) > $p0"
@@ -247,7 +255,7 @@ x0=$(topo_nstat r TcpRetransSegs)
 w0=$(topo_nstat r TcpExtTCPWinProbe)
 topo_exec r timeout 30 /usr/bin/python3 "$BIDIR" server 5203 3 > /tmp/bidir.srv 2>&1 &
 bs=$!
-sleep 0.5
+topo_wait_listen r 5203
 cli=$(topo_exec s1 timeout 30 /usr/bin/python3 "$BIDIR" client "$TOPO_RCV_IP" 5203 2>&1)
 wait $bs
 srv=$(cat /tmp/bidir.srv)
@@ -307,7 +315,7 @@ table inet csig_hold {
 }
 NFT
 topo_exec r iperf3 -s -D -1 > /dev/null 2>&1
-sleep 0.3
+topo_wait_listen r 5201
 topo_exec s1 iperf3 -c "$TOPO_RCV_IP" -t 12 > /dev/null 2>&1 &
 f=$!
 ok=0
