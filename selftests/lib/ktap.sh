@@ -33,10 +33,19 @@ ktap_diag()
 	echo "# $*"
 }
 
+# With KTAP_TIMES set (selftests/guest-suite.sh sets it), each result
+# appends "EPOCH N" to that file: where a test's time goes, by check.
+ktap_time()
+{
+	[ -n "${KTAP_TIMES:-}" ] && echo "$EPOCHREALTIME $ktap_n" >> "$KTAP_TIMES"
+	return 0
+}
+
 ktap_ok()
 {
 	ktap_n=$((ktap_n + 1))
 	echo "ok $ktap_n $*"
+	ktap_time
 }
 
 ktap_fail()
@@ -44,12 +53,14 @@ ktap_fail()
 	ktap_n=$((ktap_n + 1))
 	ktap_failed=$((ktap_failed + 1))
 	echo "not ok $ktap_n $*"
+	ktap_time
 }
 
 ktap_skip()
 {
 	ktap_n=$((ktap_n + 1))
 	echo "ok $ktap_n $1 # SKIP $2"
+	ktap_time
 }
 
 # ktap_expect NAME EXPR [DIAG...]: pass when the awk expression EXPR holds

@@ -8,5 +8,7 @@
 # checks the one object's load on 6.1 (cong_control of two arguments)
 # and 6.12 (of four).  The bottleneck is 200 Mbit/s, what the emulated
 # hosts carry.
+#
+# selftests: alone
 here=$(cd "$(dirname "$0")" && pwd)
 DCCBPF_RATE=${DCCBPF_RATE:-200} exec bash "$here/../host/dccbpf.t"

@@ -12,6 +12,8 @@
 # more: the check is that the link, not the emulated hosts' CPU, sets
 # the rate, and a slow machine under the VM held one flow at 141 Mbit/s
 # of 200 in both runs (Documentation/testing.rst).
+#
+# selftests: alone
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib/ktap.sh"
 . "$here/../lib/topo.sh"

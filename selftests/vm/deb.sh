@@ -28,6 +28,8 @@
 # its auto-update off (man-db/auto-update, a user's setting) while it
 # runs.  The checkout is read-only in the guest; the archive and the
 # packages' files go to the guest's overlay.
+#
+# selftests: alone
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 . "$here/../lib/ktap.sh"

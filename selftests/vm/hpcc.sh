@@ -21,6 +21,8 @@
 # place and repeated loss halves W once per episode, U or not; the
 # per-socket state is readable (hpccstat) and the tracepoint fires;
 # rmmod is refused while sockets use hpcc.
+#
+# selftests: alone
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 . "$here/../lib/ktap.sh"

@@ -21,6 +21,8 @@
 # and do not time out in a storm; 64 KB and 256 KB flows finish sooner
 # than dctcp's and cubic's, 1 MB flows no later than 5% after the better;
 # rmmod is refused while sockets use ldcp.
+#
+# selftests: alone
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 . "$here/../lib/ktap.sh"
@@ -84,7 +86,7 @@ topo_set_cc ldcp s1 s2 r
 iw_read()
 {
 	topo_exec "$2" python3 "$here/../lib/ccprobe.py" server cubic 5301 > /dev/null &
-	sleep 1
+	topo_wait_listen "$2" 5301
 	topo_exec "$1" python3 "$here/../lib/iwprobe.py" "$3" 5301 2000000 |
 		awk '{ printf "%s %s ", $2, $4 }'
 	wait $!
@@ -116,7 +118,7 @@ ktap_expect "IW on loopback: the BDP in packets of its MSS, at connect() and at 
 probe=$(mktemp)
 topo_exec r python3 "$here/../lib/ccprobe.py" server ldcp 6000 > "$probe" &
 pp=$!
-sleep 1
+topo_wait_listen r 6000
 cli=$(topo_exec s2 python3 "$here/../lib/ccprobe.py" client ldcp 6000 "$TOPO_RCV_IP" 1000000)
 wait $pp
 ktap_diag "setsockopt: client $cli; server $(cat "$probe")"
@@ -151,7 +153,7 @@ fs_flow()
 	cp=$!
 	topo_exec r python3 "$here/../lib/ccprobe.py" server ldcp "$1" > "$probe" &
 	pp=$!
-	sleep 1
+	topo_wait_listen r "$1"
 	topo_exec s2 python3 "$here/../lib/ccprobe.py" client ldcp "$1" "$TOPO_RCV_IP" "$2" > /dev/null
 	wait $pp $cp
 	orig=$(sed -n 's/^orig //p' "$cap")
@@ -186,7 +188,7 @@ l0=$(ctr s2 fs_loss)
 ktap_trace tcp_ldcp/ldcp_update 1
 topo_exec r python3 "$here/../lib/ccprobe.py" server ldcp 6001 > "$probe" &
 pp=$!
-sleep 1
+topo_wait_listen r 6001
 topo_exec s2 python3 "$here/../lib/ccprobe.py" client ldcp 6001 "$TOPO_RCV_IP" 300000 > /dev/null
 wait $pp
 ktap_trace tcp_ldcp/ldcp_update 0
@@ -332,7 +334,7 @@ topo_csigctl sw attach sw-r transit --capacity $((RATE_MBIT * 90 / 100))mbit \
 a0=$(ctr s1 ece_acks)
 topo_iperf_server 5201
 topo_exec r iperf3 -s -D -1 -p 5202 > /dev/null 2>&1
-sleep 0.3
+topo_wait_listen r 5202
 topo_exec s1 iperf3 -c "$TOPO_RCV_IP" -t 7 -J > "$j1" 2>&1 &
 p1=$!
 topo_exec s2 iperf3 -c "$TOPO_RCV_IP" -p 5202 -t 7 -J > "$j2" 2>&1 &
@@ -429,7 +431,7 @@ topo_exec s1 ethtool -K s1-eth0 tso off gso off > /dev/null
 echo 25 > $P/bw_mbps
 echo 20000 > $P/base_rtt_us
 topo_exec r python3 "$here/../lib/fct.py" server 7000 &
-sleep 1
+topo_wait_listen r 7000
 f=$(mktemp)
 fl0=$(ctr s1 fs_loss) fi0=$(ctr s1 fs_iw) d0=$(topo_dropped)
 topo_exec s1 python3 "$here/../lib/fct.py" client "$TOPO_RCV_IP" 7000 ldcp,dctcp,cubic \
