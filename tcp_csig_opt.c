@@ -614,12 +614,14 @@ static struct sock *csig_sk_lookup(struct net *net, struct sk_buff *skb,
  * Would TCP accept this segment for a request socket, completing the
  * handshake (tcp_check_req())?  An ACK of the SYN-ACK, in sequence.
  */
-static bool csig_req_would_accept(const struct sock *sk, const struct tcphdr *th)
+static bool csig_req_would_accept(const struct sock *sk, const struct tcphdr *th,
+				  unsigned int payload)
 {
 	const struct request_sock *req = inet_reqsk(sk);
 	const struct tcp_request_sock *treq = tcp_rsk(req);
 
-	return csig_req_accepts(treq->snt_isn, treq->rcv_isn, req->rsk_rcv_wnd, th);
+	return csig_req_accepts(treq->snt_isn, treq->rcv_isn, req->rsk_rcv_wnd, th,
+				payload);
 }
 
 /* A syncookie TCP would accept (it builds the connection from it). */
@@ -660,7 +662,7 @@ static int csig_sk_acceptable(const struct sock *sk, struct sk_buff *skb,
 		return cookie && !th->syn && !th->rst && th->ack &&
 		       csig_cookie_valid(skb, th) ? 0 : C_OPTS_NO_SOCKET;
 	if (sk->sk_state == TCP_NEW_SYN_RECV)
-		return csig_req_would_accept(sk, th) ? 0 : C_OOW_ACK;
+		return csig_req_would_accept(sk, th, payload) ? 0 : C_OOW_ACK;
 	if (sk_fullsock(sk) && ((1 << sk->sk_state) & CSIG_TCPF_LIVE))
 		return csig_tcp_would_accept(sk, th, payload);
 	return C_OPTS_NO_SOCKET;

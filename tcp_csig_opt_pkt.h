@@ -296,18 +296,20 @@ static inline int csig_tcp_accepts(const struct csig_tcp_view *v, const struct t
 /*
  * Would TCP accept this segment for a request socket, completing the
  * handshake (tcp_check_req())?  An ACK of the SYN-ACK (sequence number
- * @snt_isn), in sequence after the SYN (@rcv_isn) within the window
- * offered (@rcv_wnd).
+ * @snt_isn), starting after the SYN (@rcv_isn) within the window offered
+ * (@rcv_wnd), by tcp_in_window()'s rule for its @payload bytes: one that
+ * starts at the window's right edge only if it is empty (no data, no
+ * FIN) or the window is (it starts at rcv_nxt).
  */
 static inline bool csig_req_accepts(u32 snt_isn, u32 rcv_isn, u32 rcv_wnd,
-				    const struct tcphdr *th)
+				    const struct tcphdr *th, unsigned int payload)
 {
-	u32 seq = ntohl(th->seq);
+	u32 seq = ntohl(th->seq), s_win = rcv_isn + 1, e_win = s_win + rcv_wnd;
 
-	return !th->syn && !th->rst && th->ack &&
-	       ntohl(th->ack_seq) == snt_isn + 1 &&
-	       !before(seq, rcv_isn + 1) &&
-	       !after(seq, rcv_isn + 1 + rcv_wnd);
+	if (th->syn || th->rst || !th->ack || ntohl(th->ack_seq) != snt_isn + 1 ||
+	    before(seq, s_win) || after(seq, e_win))
+		return false;
+	return seq == s_win || seq != e_win || (!payload && !th->fin);
 }
 
 /* Is this segment in a timewait socket's window (@rcv_nxt, @rcv_wnd)? */

@@ -672,10 +672,8 @@ static inline void ref_build_th(__u8 *th, const struct ref_segh *h, const __u8 *
  *    ts_recent of 0, a disordered ACK, 24 days without one), which the
  *    module does not; the test it names failed in TCP's rules;
  *  - a request socket: taken only where tcp_check_req() completes the
- *    handshake, but for a segment with data or FIN starting at the
- *    window's right edge, which the module takes (it has no segment
- *    length: a known difference), and every segment that starts in the
- *    window and completes it is taken;
+ *    handshake, and every segment that starts in the window and
+ *    completes it is taken;
  *  - a timewait socket's RST: taken only where tcp_in_window() takes it,
  *    and wherever it does but 2^31 after rcv_nxt, where before() and
  *    after() are both true and tcp_in_window() takes it (as it does a
@@ -719,9 +717,9 @@ static inline const char *ref_check_accept(const struct ref_sock *tp, const __u8
 	if (r < CSIG_ACCEPTED || r > CSIG_OOW_PAWS)
 		return "csig_tcp_accepts(): no such result";
 
-	req = csig_req_accepts(snt_isn, rcv_isn, req_wnd, t);
+	req = csig_req_accepts(snt_isn, rcv_isn, req_wnd, t, h->payload);
 	kreq = ref_tcp_check_req(snt_isn, rcv_isn, req_wnd, h);
-	if (req && !kreq && !(h->seq == rcv_isn + 1 + req_wnd && h->payload + h->fin))
+	if (req && !kreq)
 		return "csig_req_accepts() takes a segment tcp_check_req() drops";
 	if (!req && kreq && !before(h->seq, rcv_isn + 1) &&
 	    h->seq - (rcv_isn + 1) != 0x80000000)

@@ -306,7 +306,8 @@ static void accept(const char *what, const struct ref_sock *tp, struct ref_segh 
 		.ts_recent = tp->ts_recent, .ts_recent_stamp = tp->ts_recent_stamp,
 	}, (struct tcphdr *)th, h->payload);
 	/* the request socket: its SYN at rcv_nxt - 1, its SYN-ACK at snd_una */
-	req = csig_req_accepts(tp->snd_una, tp->rcv_nxt - 1, 1000, (struct tcphdr *)th);
+	req = csig_req_accepts(tp->snd_una, tp->rcv_nxt - 1, 1000, (struct tcphdr *)th,
+			       h->payload);
 	tw = csig_tw_accepts(tp->rcv_nxt, 1000, (struct tcphdr *)th);
 	err = ref_check_accept(tp, th, h, tp->snd_una, tp->rcv_nxt - 1, 1000);
 	if (!tap_ok(!err && r == want && req == want_req && tw == want_tw, "%s", what))
@@ -370,7 +371,20 @@ static void test_accept(void)
 	h = h0;
 	h.seq = tp.rcv_nxt + 1000;
 	accept("the request's window's end", &tp, &h, CSIG_ACCEPTED, 1, 1);
-	h.seq++;
+	h.payload = 100;
+	accept("data from the request's window's end: tcp_check_req() drops it",
+	       &tp, &h, CSIG_ACCEPTED, 0, 1);
+	h.payload = 0;
+	h.fin = 1;
+	accept("a FIN at the request's window's end: dropped too", &tp, &h,
+	       CSIG_ACCEPTED, 0, 1);
+	h.fin = 0;
+	h.seq -= 1;
+	h.payload = 100;
+	accept("data from a byte before it, past it: completes the handshake",
+	       &tp, &h, CSIG_ACCEPTED, 1, 1);
+	h.payload = 0;
+	h.seq = tp.rcv_nxt + 1001;
 	accept("beyond it", &tp, &h, CSIG_ACCEPTED, 0, 0);
 	h.seq = tp.rcv_nxt - 1;
 	accept("before rcv_nxt: not the request's, not timewait's", &tp, &h,
