@@ -21,6 +21,20 @@
  * (bpffs refuses dots in names).
  */
 #define CSIG_HOST_PIN_LINK	CSIG_BPF_PIN_DIR "/csig_host_sockops_"
+/*
+ * The devices with the tc program (csighost's record, no program reads
+ * it): a hash map from struct csig_host_dev to the inode of the cgroup
+ * whose sock_ops the attach used.  A cgroup's sock_ops goes when the last
+ * device recorded for it is detached.
+ */
+#define CSIG_HOST_PIN_DEVS	CSIG_BPF_PIN_DIR "/csig_host_devs"
+#define CSIG_HOST_DEVS_MAX	1024
+
+struct csig_host_dev {
+	__u64	netns;		/* the network namespace's inode */
+	__u32	ifindex;
+	__u32	pad;
+};
 
 /*
  * Segments after the handshake on which an active opener confirms the
@@ -71,7 +85,6 @@ enum {
 	CSIG_HC_PEER_DECLINED,		/* active opens whose SYN-ACK had none */
 	CSIG_HC_CONFIRMS_SENT,		/* confirmations sent (active opener) */
 	CSIG_HC_CONFIRMED,		/* passive opens the peer confirmed */
-	CSIG_HC_UNCONFIRMED,		/* passive opens without a confirmation */
 	CSIG_HC_OPTS_SENT,		/* options with samples sent */
 	CSIG_HC_OPTS_NO_ROOM,		/* ACKs without room for a sample */
 	CSIG_HC_OPTS_SENT_DATA,		/* options sent on data segments */

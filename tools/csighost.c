@@ -37,9 +37,12 @@
 static const char *usage_text =
 "usage: csighost [--json] [-n NETNS] COMMAND ...\n"
 "\n"
+"  --json may also follow the command (csighost show --json).\n"
+"\n"
 "  attach DEV [--cgroup DIR] [OPTIONS]   the receiver's program on DEV's\n"
 "                                        ingress, sock_ops on the cgroup\n"
-"  detach DEV [--cgroup DIR]             remove both\n"
+"  detach DEV [--cgroup DIR]             remove both (sock_ops when no\n"
+"                                        other device uses the cgroup)\n"
 "  show [--sockets]                      configuration and counters; with\n"
 "                                        --sockets the state of every\n"
 "                                        socket in this network namespace\n"
@@ -133,6 +136,11 @@ static int parse_opts(int argc, char **argv, int first, struct opts *o)
 		}
 		if (!strcmp(a, "--sockets")) {
 			o->sockets = 1;
+			continue;
+		}
+		/* the global option, after the command too */
+		if (!strcmp(a, "--json")) {
+			json = 1;
 			continue;
 		}
 		if (!strcmp(a, "--no-offer")) {
@@ -231,7 +239,7 @@ static int ifindex_of(const char *dev)
 	return i;
 }
 
-static struct csig_host *open_skel(int tc, int sockops, int iter)
+static struct csig_host *open_skel(int tc, int sockops, int iter, int reset)
 {
 	LIBBPF_OPTS(bpf_object_open_opts, oo, .pin_root_path = CSIG_BPF_PIN_DIR);
 	struct csig_host *skel;
@@ -243,6 +251,7 @@ static struct csig_host *open_skel(int tc, int sockops, int iter)
 	bpf_program__set_autoload(skel->progs.csig_host_rx, tc);
 	bpf_program__set_autoload(skel->progs.csig_host_sockops, sockops);
 	bpf_program__set_autoload(skel->progs.csig_host_dump, iter);
+	bpf_program__set_autoload(skel->progs.csig_host_reset, reset);
 	err = csig_host__load(skel);
 	if (err)
 		die("loading the host path failed: %s (CSIGHOST_DEBUG=1 shows libbpf's log)",
@@ -250,16 +259,169 @@ static struct csig_host *open_skel(int tc, int sockops, int iter)
 	return skel;
 }
 
+/* This process's network namespace, by its inode. */
+static __u64 netns_ino(void)
+{
+	struct stat st;
+
+	return stat("/proc/self/ns/net", &st) ? 0 : st.st_ino;
+}
+
+/* The record of the devices with the tc program; @create: make it. */
+static int devs_open(int create)
+{
+	LIBBPF_OPTS(bpf_map_create_opts, mo);
+	int fd = bpf_obj_get(CSIG_HOST_PIN_DEVS);
+
+	if (fd >= 0 || !create)
+		return fd;
+	fd = bpf_map_create(BPF_MAP_TYPE_HASH, "csig_host_devs",
+			    sizeof(struct csig_host_dev), sizeof(__u64),
+			    CSIG_HOST_DEVS_MAX, &mo);
+	if (fd < 0)
+		return fd;
+	if (bpf_obj_pin(fd, CSIG_HOST_PIN_DEVS)) {
+		close(fd);
+		fd = bpf_obj_get(CSIG_HOST_PIN_DEVS);	/* another's, just made */
+	}
+	return fd;
+}
+
+/* @ifindex (of this network namespace) has the tc program, for @cg. */
+static int dev_record(int ifindex, __u64 cg)
+{
+	struct csig_host_dev k = { .netns = netns_ino(), .ifindex = ifindex };
+	int fd = devs_open(1), err;
+
+	if (fd < 0)
+		return -1;
+	err = bpf_map_update_elem(fd, &k, &cg, BPF_ANY);
+	close(fd);
+	return err;
+}
+
+/*
+ * Forget @ifindex, and count the devices still recorded for cgroup @cg.
+ * A device of this network namespace whose filter is gone (deleted with
+ * its device, or removed with tc) is forgotten as well.
+ */
+static int dev_forget(int ifindex, __u64 cg)
+{
+	struct csig_host_dev k = { .netns = netns_ino(), .ifindex = ifindex };
+	static struct csig_host_dev keys[CSIG_HOST_DEVS_MAX];
+	int fd = devs_open(0), n = 0, nk = 0, i;
+	__u64 v;
+
+	if (fd < 0)
+		return 0;
+	bpf_map_delete_elem(fd, &k);
+	/* the keys first: a deletion would restart the walk */
+	while (nk < CSIG_HOST_DEVS_MAX &&
+	       !bpf_map_get_next_key(fd, nk ? &keys[nk - 1] : NULL, &keys[nk]))
+		nk++;
+	for (i = 0; i < nk; i++) {
+		if (bpf_map_lookup_elem(fd, &keys[i], &v) || v != cg)
+			continue;
+		if (keys[i].netns == k.netns) {
+			LIBBPF_OPTS(bpf_tc_hook, hook, .ifindex = keys[i].ifindex,
+				    .attach_point = BPF_TC_INGRESS);
+			LIBBPF_OPTS(bpf_tc_opts, tco, .handle = TC_HANDLE,
+				    .priority = TC_PRIO);
+
+			if (bpf_tc_query(&hook, &tco)) {
+				bpf_map_delete_elem(fd, &keys[i]);
+				continue;
+			}
+		}
+		n++;
+	}
+	close(fd);
+	return n;
+}
+
+/*
+ * What an attach did so far, for its undoing when a later step fails: an
+ * attach that fails leaves the host as it found it.
+ */
+struct attach_undo {
+	const char *pin;		/* the sock_ops link's pin ... */
+	int linked;			/* ... made by this attach */
+	struct bpf_tc_hook *hook;
+	int hook_made;			/* clsact added by this attach */
+	int tc_attached;		/* the filter, by this attach */
+	int had_cfg;			/* the configuration was there */
+	struct csig_host_cfg cfg;	/* and held this */
+	int had_pin[3];			/* the maps' pins were there */
+};
+
+static const char * const map_pins[3] = {
+	CSIG_HOST_PIN_CFG, CSIG_HOST_PIN_STATS, CSIG_BPF_PIN_SK,
+};
+
+static void attach_undo(struct attach_undo *u, struct csig_host *skel)
+{
+	__u32 zero = 0;
+	int i, fd;
+
+	if (u->linked) {
+		fd = bpf_obj_get(u->pin);
+		if (fd >= 0) {
+			bpf_link_detach(fd);
+			close(fd);
+		}
+		unlink(u->pin);
+	}
+	if (u->tc_attached && !u->hook_made) {
+		LIBBPF_OPTS(bpf_tc_opts, tco, .handle = TC_HANDLE,
+			    .priority = TC_PRIO);
+
+		bpf_tc_detach(u->hook, &tco);
+	}
+	if (u->hook_made) {
+		/* the qdisc itself: both attach points */
+		u->hook->attach_point = BPF_TC_INGRESS | BPF_TC_EGRESS;
+		bpf_tc_hook_destroy(u->hook);
+	}
+	if (u->had_cfg && skel)
+		bpf_map__update_elem(skel->maps.csig_host_cfg, &zero,
+				     sizeof(zero), &u->cfg, sizeof(u->cfg),
+				     BPF_ANY);
+	for (i = 0; i < 3; i++)
+		if (!u->had_pin[i])
+			unlink(map_pins[i]);
+	if (skel)
+		csig_host__destroy(skel);
+}
+
+/* What failed at run time, after the attach undid what it had done. */
+static int attach_fail(struct attach_undo *u, struct csig_host *skel,
+		       const char *fmt, ...)
+{
+	va_list ap;
+
+	attach_undo(u, skel);
+	va_start(ap, fmt);
+	fputs("csighost: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputs("; nothing attached\n", stderr);
+	va_end(ap);
+	exit(1);
+	return 1;
+}
+
 static int cmd_attach(int argc, char **argv)
 {
 	LIBBPF_OPTS(bpf_tc_hook, hook);
 	LIBBPF_OPTS(bpf_tc_opts, tco, .handle = TC_HANDLE, .priority = TC_PRIO);
+	LIBBPF_OPTS(bpf_object_open_opts, oo, .pin_root_path = CSIG_BPF_PIN_DIR);
+	struct attach_undo u = { .hook = &hook };
 	struct opts o = { 0 };
 	struct csig_host *skel;
 	struct bpf_link *link;
 	char pin[PATH_MAX];
+	unsigned long long cg_ino;
 	__u32 zero = 0;
-	int n, cg, err, linked = 0;
+	int n, i, fd, cg, err;
 
 	n = parse_opts(argc, argv, 1, &o);
 	if (n != 2)
@@ -268,40 +430,107 @@ static int cmd_attach(int argc, char **argv)
 	hook.attach_point = BPF_TC_INGRESS;
 	need_bpffs();
 	cg = cgroup_open(o.cgroup, pin, sizeof(pin));
-	skel = open_skel(1, 1, 0);
+	cg_ino = strtoull(pin + strlen(CSIG_HOST_PIN_LINK), NULL, 10);
+	u.pin = pin;
+	for (i = 0; i < 3; i++)
+		u.had_pin[i] = !access(map_pins[i], F_OK);
+	fd = bpf_obj_get(CSIG_HOST_PIN_CFG);
+	if (fd >= 0) {
+		u.had_cfg = !bpf_map_lookup_elem(fd, &zero, &u.cfg);
+		close(fd);
+	}
+	skel = csig_host__open_opts(&oo);
+	if (!skel)
+		attach_fail(&u, NULL, "cannot open the BPF object: %s",
+			    strerror(errno));
+	bpf_program__set_autoload(skel->progs.csig_host_dump, 0);
+	bpf_program__set_autoload(skel->progs.csig_host_reset, 0);
+	err = csig_host__load(skel);
+	if (err)
+		attach_fail(&u, skel, "loading the host path failed: %s %s",
+			    strerror(-err), "(CSIGHOST_DEBUG=1 shows libbpf's log)");
 	if (bpf_map__update_elem(skel->maps.csig_host_cfg, &zero, sizeof(zero),
 				 &o.cfg, sizeof(o.cfg), BPF_ANY))
-		die("cannot write the configuration: %s", strerror(errno));
+		attach_fail(&u, skel, "cannot write the configuration: %s",
+			    strerror(errno));
 
 	/* sock_ops: once per cgroup; the pinned link keeps it */
 	if (access(pin, F_OK)) {
 		link = bpf_program__attach_cgroup(skel->progs.csig_host_sockops, cg);
 		if (!link)
-			die("cannot attach sock_ops to the cgroup: %s", strerror(errno));
+			attach_fail(&u, skel, "cannot attach sock_ops to the cgroup: %s",
+				    strerror(errno));
 		err = bpf_link__pin(link, pin);
-		if (err)
-			die("cannot pin the sock_ops link at %s: %s", pin, strerror(-err));
+		if (err) {
+			bpf_link__destroy(link);
+			attach_fail(&u, skel, "cannot pin the sock_ops link at %s: %s",
+				    pin, strerror(-err));
+		}
 		bpf_link__destroy(link);	/* the pin holds it */
-		linked = 1;
+		u.linked = 1;
 	}
 	close(cg);
 
 	err = bpf_tc_hook_create(&hook);
 	if (err && err != -EEXIST)
-		die("cannot add clsact to %s: %s", argv[1], strerror(-err));
+		attach_fail(&u, skel, "cannot add clsact to %s: %s", argv[1],
+			    strerror(-err));
+	u.hook_made = !err;
 	tco.prog_fd = bpf_program__fd(skel->progs.csig_host_rx);
 	tco.flags = BPF_TC_F_REPLACE;
 	err = bpf_tc_attach(&hook, &tco);
 	if (err)
-		die("cannot attach to %s ingress: %s", argv[1], strerror(-err));
+		attach_fail(&u, skel, "cannot attach to %s ingress: %s%s", argv[1],
+			    strerror(-err), err == -EINVAL ?
+			    " (another filter at priority 0xc517?)" : "");
+	u.tc_attached = 1;
+	if (dev_record(hook.ifindex, cg_ino))
+		attach_fail(&u, skel, "cannot record %s in %s: %s", argv[1],
+			    CSIG_HOST_PIN_DEVS, strerror(errno));
 	if (json)
 		printf("{\"dev\":\"%s\",\"prog_id\":%u,\"sockops\":\"%s\",\"sockops_new\":%s}\n",
-		       argv[1], tco.prog_id, pin, linked ? "true" : "false");
+		       argv[1], tco.prog_id, pin, u.linked ? "true" : "false");
 	else
 		printf("%s: host path attached (prog id %u), sock_ops %s%s\n",
-		       argv[1], tco.prog_id, pin, linked ? "" : " (already there)");
+		       argv[1], tco.prog_id, pin, u.linked ? "" : " (already there)");
 	csig_host__destroy(skel);	/* tc and the pins keep the rest */
 	return 0;
+}
+
+/*
+ * The sockets of cgroup @cg in this network namespace no longer act as
+ * negotiated: their mark bits and their state go (csig_host_reset).
+ * Returns how many were reset, or -1.
+ */
+static int reset_sockets(__u64 cg)
+{
+	struct csig_host *skel;
+	struct bpf_link *link;
+	char buf[256];
+	int fd, n = 0;
+	ssize_t got;
+
+	skel = open_skel(0, 0, 0, 1);
+	skel->bss->csig_host_reset_cg = cg;
+	link = bpf_program__attach_iter(skel->progs.csig_host_reset, NULL);
+	fd = link ? bpf_iter_create(bpf_link__fd(link)) : -1;
+	if (fd < 0) {
+		fprintf(stderr, "csighost: cannot reset the sockets: %s\n",
+			strerror(errno));
+		n = -1;
+	} else {
+		while ((got = read(fd, buf, sizeof(buf))) > 0)
+			n += got;
+		if (got < 0) {
+			fprintf(stderr, "csighost: resetting the sockets: %s\n",
+				strerror(errno));
+			n = -1;
+		}
+		close(fd);
+	}
+	bpf_link__destroy(link);
+	csig_host__destroy(skel);
+	return n;
 }
 
 static int cmd_detach(int argc, char **argv)
@@ -310,7 +539,8 @@ static int cmd_detach(int argc, char **argv)
 	LIBBPF_OPTS(bpf_tc_opts, tco, .handle = TC_HANDLE, .priority = TC_PRIO);
 	struct opts o = { 0 };
 	char pin[PATH_MAX];
-	int n, cg, err, fd, rc = 0;
+	int n, cg, err, fd, rc = 0, others;
+	__u64 cg_ino;
 
 	n = parse_opts(argc, argv, 1, &o);
 	if (n != 2)
@@ -325,6 +555,15 @@ static int cmd_detach(int argc, char **argv)
 	}
 	cg = cgroup_open(o.cgroup, pin, sizeof(pin));
 	close(cg);
+	cg_ino = strtoull(pin + strlen(CSIG_HOST_PIN_LINK), NULL, 10);
+	/* the cgroup's sock_ops stays while another device uses it */
+	others = dev_forget(hook.ifindex, cg_ino);
+	if (others) {
+		if (!json)
+			printf("%s: host path detached; sock_ops %s stays (%d other device%s)\n",
+			       argv[1], pin, others, others > 1 ? "s" : "");
+		return rc;
+	}
 	fd = bpf_obj_get(pin);
 	if (fd >= 0) {
 		bpf_link_detach(fd);
@@ -334,6 +573,15 @@ static int cmd_detach(int argc, char **argv)
 		fprintf(stderr, "csighost: no sock_ops link at %s\n", pin);
 		rc = 1;
 	}
+	/* what sock_ops did to the cgroup's sockets goes with it */
+	if (!access(CSIG_BPF_PIN_SK, F_OK)) {
+		n = reset_sockets(cg_ino);
+		if (n < 0)
+			rc = 1;
+		else if (!json)
+			printf("%s: host path detached; sock_ops removed, %d socket%s reset\n",
+			       argv[1], n, n == 1 ? "" : "s");
+	}
 	return rc;
 }
 
@@ -342,7 +590,7 @@ static const char * const ctr_names[CSIG_HC_NR] = {
 	"tags_not_tcp", "tags_malformed", "tags_out_of_window",
 	"tags_strip_fail", "syn_offered", "syn_offer_rcvd", "synack_accepted",
 	"negotiated", "peer_declined", "confirms_sent", "confirmed",
-	"unconfirmed", "opts_sent", "opts_no_room", "opts_sent_data",
+	"opts_sent", "opts_no_room", "opts_sent_data",
 	"opts_data_no_fit",
 	"opts_parsed", "opts_malformed", "opts_out_of_window",
 	"opts_unnegotiated", "marked",
@@ -369,7 +617,7 @@ static void show_sockets(void)
 
 	if (!stat("/proc/self/ns/net", &st))
 		netns = st.st_ino;
-	skel = open_skel(0, 0, 1);
+	skel = open_skel(0, 0, 1, 0);
 	link = bpf_program__attach_iter(skel->progs.csig_host_dump, NULL);
 	if (!link)
 		die("cannot attach the socket dump: %s", strerror(errno));

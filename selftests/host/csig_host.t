@@ -26,28 +26,12 @@
 # namespace with a BPF filesystem of its own, so the host's pins (another
 # loader's, at /sys/fs/bpf/tcp-dcc) are never touched.
 top=$(cd "$(dirname "$0")/../.." && pwd)
-self=$top/selftests/host/$(basename "$0")
 . "$top/selftests/lib/ktap.sh"
+. "$top/selftests/lib/csig_hostns.sh"
 
-H=$top/build/bin/csighost
-C=$top/build/bin/csigctl
 SPOOF=$top/selftests/lib/csig_spoof.py
 
-[ -x "$H" ] && [ -x "$C" ] || { echo "Bail out! build/bin/csighost or csigctl missing (make tools)"; exit 1; }
-[ "$(id -u)" = 0 ] || ktap_skip_all "needs root"
-[ -r /sys/kernel/btf/vmlinux ] || ktap_skip_all "needs a kernel with BTF"
-command -v iperf3 > /dev/null && command -v jq > /dev/null ||
-	ktap_skip_all "needs iperf3 and jq"
-
-# a BPF filesystem of our own, in a mount namespace of our own
-if [ -z "$CSIG_HOST_T_PRIVATE" ]; then
-	CSIG_HOST_T_PRIVATE=1 exec unshare -m --propagation private \
-		sh -c 'mount -t bpf bpf /sys/fs/bpf && exec "$0"' "$self"
-fi
-
-TOPO=ch$$-
-. "$top/selftests/lib/topo.sh"
-[ -n "$TOPO_CGROOT" ] || ktap_skip_all "needs a cgroup v2 hierarchy"
+csig_hostns ch iperf3 jq
 
 ktap_plan 30
 
@@ -261,7 +245,7 @@ peer()
 	R0=$(counters r)
 	topo_hx r python3 "$PEER" serve "$3" > "$T/serve-$3" 2>&1 &
 	spid=$!
-	sleep 0.3
+	topo_wait_listen r "$3"
 	topo_hx "$1" python3 "$PEER" client "$TOPO_RCV_IP" "$3" "$2" 2 "$4" 2 \
 		> "$T/peer-$3" 2>&1 &
 	cpid=$!

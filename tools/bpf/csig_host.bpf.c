@@ -12,8 +12,10 @@
  *                ACKs (BPF_SOCK_OPS_HDR_OPT_LEN_CB, WRITE_HDR_OPT_CB), and
  *                on the sender the samples of the peer's reflections
  *                (PARSE_HDR_OPT_CB) in struct csig_bpf_sk
- *   iter         a TCP socket iterator: the state of the sockets of the
- *                reader's network namespace, for csighost show --sockets
+ *   iter         TCP socket iterators: the state of the sockets of the
+ *                reader's network namespace, for csighost show --sockets;
+ *                and the reset of a cgroup's sockets when csighost detach
+ *                removes its sock_ops (their mark, their state)
  *
  * Maps are pinned by name under CSIG_BPF_PIN_DIR: the socket storage
  * (include/csig_bpf.h) that hpcc_bpf reads, the configuration and the
@@ -31,6 +33,7 @@
 #include <linux/socket.h>
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_endian.h>
+#include <bpf/bpf_core_read.h>
 
 #include "csig.h"
 #include "csig_opt.h"
@@ -67,6 +70,7 @@ char LICENSE[] SEC("license") = "GPL";
 struct tcp_options_received {
 	int	ts_recent_stamp;
 	__u32	ts_recent;
+	__u8	dsack:1;	/* a bit field: BPF_CORE_READ_BITFIELD() */
 	__u8	num_sacks;
 } __attribute__((preserve_access_index));
 
@@ -92,6 +96,23 @@ struct sock_common {
 	unsigned char skc_state;
 	struct in6_addr skc_v6_daddr;
 	struct in6_addr skc_v6_rcv_saddr;
+} __attribute__((preserve_access_index));
+
+/* a full socket's cgroup (v2), for the reset's choice of sockets */
+struct kernfs_node {
+	__u64	id;
+} __attribute__((preserve_access_index));
+
+struct cgroup {
+	struct kernfs_node *kn;
+} __attribute__((preserve_access_index));
+
+struct sock_cgroup_data {
+	struct cgroup *cgroup;
+} __attribute__((preserve_access_index));
+
+struct sock {
+	struct sock_cgroup_data sk_cgrp_data;
 } __attribute__((preserve_access_index));
 
 struct seq_file;
@@ -733,7 +754,12 @@ static __always_inline int collect(struct csig_bpf_sk *v,
  * Option bytes a data segment may take: what TCP budgeted for its header
  * and payload (mss_cache + tcp_header_len, RFC 6691), less its payload
  * and the header it has without us (tcp_header_len and any SACK blocks).
- * Full-sized segments and GSO packets get none (tcp_csig_opt's rule).
+ * The SACK blocks are tcp_established_options()'s: those of
+ * rx_opt.num_sacks and a pending D-SACK's (rx_opt.dsack), 4 bytes and 8
+ * a block.  A D-SACK set by a duplicate makes tcp_current_mss() cut the
+ * payload by those 12 bytes; counted as room, they put the segment 12
+ * bytes over the path MTU.  Full-sized segments and GSO packets get none
+ * (tcp_csig_opt's rule).
  */
 static __always_inline __u32 data_room(struct bpf_sock_ops *skops)
 {
@@ -743,7 +769,8 @@ static __always_inline __u32 data_room(struct bpf_sock_ops *skops)
 	tp = sk_tcp(skops);
 	if (!tp)
 		return 0;
-	sacks = tp->rx_opt.num_sacks;
+	sacks = tp->rx_opt.num_sacks +
+		BPF_CORE_READ_BITFIELD(tp, rx_opt.dsack);
 	budget = tp->mss_cache + tp->tcp_header_len;
 	used = tp->tcp_header_len + payload + (sacks ? 4 + 8 * sacks : 0);
 	return budget > used ? budget - used : 0;
@@ -970,5 +997,55 @@ int csig_host_dump(struct bpf_iter__tcp *ctx)
 	/* one record: the iterator keeps both writes or neither */
 	bpf_seq_write(seq, &h, sizeof(h));
 	bpf_seq_write(seq, v, sizeof(*v));
+	return 0;
+}
+
+/* ---------------------------------------------------------------------
+ * The reset: csighost detach, when a cgroup's sock_ops goes
+ *
+ * A TCP socket iterator (the reader's network namespace) over the
+ * sockets with state whose cgroup is csig_host_reset_cg (0: any): a
+ * negotiated one loses the mark bits of the configuration, which made the
+ * insertion role tag its segments, and each loses its state, so that the
+ * tc programs and hpcc_bpf take it for a connection that never
+ * negotiated.  Under the socket's lock, as the iterator calls it; one
+ * byte written per socket reset, for csighost to count.
+ */
+__u64 csig_host_reset_cg;
+
+SEC("iter/tcp")
+int csig_host_reset(struct bpf_iter__tcp *ctx)
+{
+	struct sock_common *skc = ctx->sk_common;
+	struct seq_file *seq = ctx->meta->seq;
+	struct csig_host_cfg *c = cfg();
+	struct csig_bpf_sk *v;
+	struct tcp_sock *tp;
+	struct sock *sk;
+	__u8 one = 1;
+	int m = 0;
+
+	if (!skc)
+		return 0;
+	v = bpf_sk_storage_get(&csig_sk, skc, 0, 0);
+	if (!v)
+		return 0;
+	tp = bpf_skc_to_tcp_sock(skc);
+	if (!tp)
+		return 0;
+	sk = (struct sock *)tp;
+	if (csig_host_reset_cg &&
+	    (!sk->sk_cgrp_data.cgroup ||
+	     sk->sk_cgrp_data.cgroup->kn->id != csig_host_reset_cg))
+		return 0;
+	if ((v->state & CSIG_BPF_NEGOTIATED) && c && c->mark &&
+	    !bpf_getsockopt(tp, SOL_SOCKET, SO_MARK, &m, sizeof(m)) &&
+	    (m & c->mark)) {
+		m &= ~c->mark;
+		bpf_setsockopt(tp, SOL_SOCKET, SO_MARK, &m, sizeof(m));
+	}
+	if (bpf_sk_storage_delete(&csig_sk, skc))
+		sk_reset(v, 0);
+	bpf_seq_write(seq, &one, sizeof(one));
 	return 0;
 }
