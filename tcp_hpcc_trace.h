@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Tracepoints of tcp_hpcc: every window update.
+ * Tracepoints of tcp_hpcc: every window update, and a negotiation found
+ * late.
  *
  *   echo 1 > /sys/kernel/tracing/events/tcp_hpcc/enable
  */
@@ -56,6 +57,27 @@ TRACE_EVENT(hpcc_update,
 		      __entry->wc, __entry->stage, __entry->rate,
 		      __entry->committed, __entry->mi, __entry->held,
 		      __entry->source, __entry->cwnd)
+);
+
+/*
+ * A flow that started without CSIG negotiated found the negotiation
+ * (hpcc_late_csig()): on its n-th look (1 to HPCC_LATE_CHECKS), with
+ * snd_cwnd (packets) as Reno had it.
+ */
+TRACE_EVENT(hpcc_late_csig,
+	    TP_PROTO(u16 lport, u16 rport, u32 looks, u32 cwnd),
+	    TP_ARGS(lport, rport, looks, cwnd),
+	    TP_STRUCT__entry(__field(u16, lport)
+			     __field(u16, rport)
+			     __field(u32, looks)
+			     __field(u32, cwnd)),
+	    TP_fast_assign(__entry->lport = lport;
+			   __entry->rport = rport;
+			   __entry->looks = looks;
+			   __entry->cwnd = cwnd;),
+	    TP_printk("lport=%u rport=%u looks=%u cwnd=%u",
+		      __entry->lport, __entry->rport, __entry->looks,
+		      __entry->cwnd)
 );
 
 #endif /* _TCP_HPCC_TRACE_H */

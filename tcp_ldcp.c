@@ -4,8 +4,13 @@
  * TCP congestion control, for networks whose switches mark ECN on the
  * instantaneous queue (WRED/ECN) and carry no telemetry.
  *
- * The algorithm is include/ldcp.h, the same code the userspace unit
- * tests run.  This file feeds it: every ACK of n packets adjusts cw by
+ * The algorithm is include/ldcp.h and its controller include/ldcp_ctl.h,
+ * the same code the BPF flavour and the userspace unit tests run; this
+ * file is their glue (parameters, counters, the tracepoint, get_info and
+ * fast start's netfilter hook; the socket's accessors are shared:
+ * include/dcc_ctl_kern.h with tcp_hpcc.c, include/ldcp_ctl_tcp.h with
+ * the BPF flavour).  Every ACK of n
+ * packets adjusts cw by
  * PAWA with the ACK's ECE (section 2.2); below one packet the flow sends
  * one packet every RTT / cw, by TCP's internal pacing; a flow starts with
  * cw = IW = the BDP of the configured bandwidth and base RTT and leaves
@@ -26,7 +31,8 @@
  * draft").  TCP sets the ECN field per socket, so a netfilter LOCAL_OUT
  * hook clears ECT on those segments (ldcp_fs_ect()), and fast start sends
  * one packet per skb so that no TSO burst straddles the IW-th packet:
- * Documentation/tcp_ldcp.rst.
+ * Documentation/tcp_ldcp.rst.  The hooks are registered only while
+ * fs_not_ect is 1, so that by default no local packet runs them.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -38,9 +44,11 @@
 #include <net/tcp.h>
 #include <net/inet_ecn.h>
 
+#include "dcc_ctl_kern.h"
 #include "dcc_pernet.h"
 #include "gso_cap.h"
 #include "ldcp.h"
+#include "ldcp_ctl_tcp.h"
 #include "range_param.h"
 
 #define CREATE_TRACE_POINTS
@@ -48,25 +56,45 @@
 
 /*
  * Parameters (include/range_param.h): a write outside a parameter's
- * range is refused with a message and leaves the old value.
+ * range is refused with a message and leaves the old value.  What the
+ * controller takes from them per ACK is worked out at each write
+ * (ldcp_derive()); fs_not_ect registers and unregisters fast start's
+ * netfilter hooks (ldcp_nf_sync()).
  */
+static void ldcp_derive(void);
+
+/* A range parameter whose write also updates the derived values. */
+#define DEFINE_LDCP_PARAM_OPS(name, lo, hi)				\
+	static int name##_set(const char *val, const struct kernel_param *kp) \
+	{								\
+		int err = range_param_set(val, kp, lo, hi);		\
+									\
+		if (!err)						\
+			ldcp_derive();					\
+		return err;						\
+	}								\
+	static const struct kernel_param_ops name##_ops = {		\
+		.set = name##_set,					\
+		.get = param_get_uint,					\
+	}
+
 static unsigned int alpha_milli = 1000;
-DEFINE_RANGE_PARAM_OPS(alpha_milli, 1, 1000);
+DEFINE_LDCP_PARAM_OPS(alpha_milli, 1, 1000);
 module_param_cb(alpha_milli, &alpha_milli_ops, &alpha_milli, 0644);
 MODULE_PARM_DESC(alpha_milli,
 		 "alpha, the increase per window of unmarked ACKs, 1/1000 packet (1..1000, default 1000)");
 static unsigned int beta_milli = 500;
-DEFINE_RANGE_PARAM_OPS(beta_milli, 1, 1000);
+DEFINE_LDCP_PARAM_OPS(beta_milli, 1, 1000);
 module_param_cb(beta_milli, &beta_milli_ops, &beta_milli, 0644);
 MODULE_PARM_DESC(beta_milli,
 		 "beta, the decrease per marked packet, 1/1000 packet (1..1000, default 500)");
 static unsigned int gamma_div = 8;
-DEFINE_RANGE_PARAM_OPS(gamma_div, 4, 16);
+DEFINE_LDCP_PARAM_OPS(gamma_div, 4, 16);
 module_param_cb(gamma_div, &gamma_div_ops, &gamma_div, 0644);
 MODULE_PARM_DESC(gamma_div,
 		 "gamma = 1/gamma_div packet: the step and floor of cw below one packet (4..16, default 8)");
 static unsigned int bw_mbps = 10000;
-DEFINE_RANGE_PARAM_OPS(bw_mbps, 1, 4000000);
+DEFINE_LDCP_PARAM_OPS(bw_mbps, 1, 4000000);
 module_param_cb(bw_mbps, &bw_mbps_ops, &bw_mbps, 0644);
 MODULE_PARM_DESC(bw_mbps,
 		 "bandwidth of the initial window IW = bw * base RTT, Mbit/s (1..4000000, default 10000)");
@@ -81,12 +109,16 @@ module_param_cb(fast_start, &fast_start_ops, &fast_start, 0644);
 MODULE_PARM_DESC(fast_start,
 		 "1: start at IW in fast start (section 2.3); 0: TCP's initial window, PAWA from the start (default 1)");
 static unsigned int fs_not_ect;
-DEFINE_RANGE_PARAM_OPS(fs_not_ect, 0, 1);
+static int fs_not_ect_set(const char *val, const struct kernel_param *kp);
+static const struct kernel_param_ops fs_not_ect_ops = {
+	.set = fs_not_ect_set,
+	.get = param_get_uint,
+};
 module_param_cb(fs_not_ect, &fs_not_ect_ops, &fs_not_ect, 0644);
 MODULE_PARM_DESC(fs_not_ect,
-		 "1: fast start's packets before the IW-th leave not-ECN-capable (section 3.1); 0: all ECT (default 0)");
+		 "1: fast start's packets before the IW-th leave not-ECN-capable (section 3.1), by netfilter hooks registered only while it is 1; 0: all ECT (default 0)");
 static unsigned int below_one_inc = 1;
-DEFINE_RANGE_PARAM_OPS(below_one_inc, 0, 1);
+DEFINE_LDCP_PARAM_OPS(below_one_inc, 0, 1);
 module_param_cb(below_one_inc, &below_one_inc_ops, &below_one_inc, 0644);
 MODULE_PARM_DESC(below_one_inc,
 		 "below one packet, the increase per unmarked ACK: 0: gamma (section 2.2); 1: alpha, one equilibrium with PAWA above one packet (default 1)");
@@ -96,153 +128,106 @@ module_param_cb(ack_every, &ack_every_ops, &ack_every, 0644);
 MODULE_PARM_DESC(ack_every,
 		 "receiver: 1: an ACK for every data segment (section 2.2); 0: TCP's delayed ACK (default 1)");
 
-/* Per-namespace counters: /proc/net/tcp_ldcp. */
-enum {
-	C_FLOWS,		/* flows started */
-	C_FLOWS_NO_ECN,		/* ... without ECN negotiated: no ECE to act on */
-	C_FLOWS_FAST_START,	/* ... in fast start */
-	C_FS_IW,		/* fast start ended: the whole IW acknowledged */
-	C_FS_LOSS,		/* fast start ended: a loss */
-	C_ACKS,			/* ACKs taken by PAWA */
-	C_ECE_ACKS,		/* ... with ECE */
-	C_BELOW_ONE,		/* ... with cw below one packet */
-	C_LOSSES,		/* loss episodes in the stable stage: cw halved */
-	C_CE_CHANGES,		/* receiver: changes of the CE state echoed */
-	C_FS_NOT_ECT,		/* fast-start packets sent not-ECN-capable */
-	C_ACKS_NOW,		/* receiver: data segments ACKed at once */
-	C_UNDOS,		/* loss episodes found spurious: cw restored */
-	C_NR,
-};
+/* The controller's parameters, from ldcp_derive() */
+static struct ldcp_params ldcp_p __read_mostly;
+static u64 ldcp_fs_rate_bps __read_mostly;
 
-static const char * const ldcp_ctr_names[C_NR] = {
-	"flows", "flows_no_ecn", "flows_fast_start", "fs_iw", "fs_loss", "acks", "ece_acks",
-	"below_one", "losses", "ce_changes", "fs_not_ect", "acks_now", "undos",
-};
-
-static void ldcp_count_n(const struct sock *sk, int i, u32 n)
+static void ldcp_derive(void)
 {
-	dcc_count_n(sock_net(sk), i, n);
+	struct ldcp_params p;
+
+	ldcp_params_derive(&p, READ_ONCE(alpha_milli), READ_ONCE(beta_milli),
+			   READ_ONCE(gamma_div), READ_ONCE(below_one_inc));
+	WRITE_ONCE(ldcp_p.alpha, p.alpha);
+	WRITE_ONCE(ldcp_p.beta, p.beta);
+	WRITE_ONCE(ldcp_p.gamma, p.gamma);
+	WRITE_ONCE(ldcp_p.inc, p.inc);
+	WRITE_ONCE(ldcp_fs_rate_bps, (u64)READ_ONCE(bw_mbps) * 125000);
 }
 
-static void ldcp_count(const struct sock *sk, int i)
+/* Per-namespace counters: /proc/net/tcp_ldcp, include/ldcp.h's LDCP_C_*. */
+static const char * const ldcp_ctr_names[LDCP_C_NR] = LDCP_COUNTER_NAMES;
+
+/*
+ * Per-socket state: the controller's, and fast start's ECN field per
+ * packet.
+ */
+struct ldcp_sk {
+	struct ldcp ca;
+	struct gso_cap gso;	/* fast start's cap on sk_gso_max_segs */
+	u8	fs_ect;		/* fast start sets the ECN field per packet */
+};
+
+static inline struct ldcp_sk *ldcp_sk(const struct sock *sk)
+{
+	return inet_csk_ca(sk);
+}
+
+/* include/ldcp_ctl.h's hooks */
+static inline struct ldcp *ldcp_ctl_ca(struct sock *sk)
+{
+	return &ldcp_sk(sk)->ca;
+}
+
+static inline void ldcp_ctl_params(struct sock *sk, struct ldcp_params *p)
+{
+	p->alpha = READ_ONCE(ldcp_p.alpha);
+	p->beta = READ_ONCE(ldcp_p.beta);
+	p->gamma = READ_ONCE(ldcp_p.gamma);
+	p->inc = READ_ONCE(ldcp_p.inc);
+	p->iw = 0;
+}
+
+/* IW = bw * base RTT, in packets of the socket's MSS */
+static inline u32 ldcp_ctl_iw(struct sock *sk)
+{
+	return ldcp_iw_bdp(READ_ONCE(bw_mbps), READ_ONCE(base_rtt_us),
+			   tcp_sk(sk)->mss_cache);
+}
+
+static inline int ldcp_ctl_fast_start(struct sock *sk)
+{
+	return READ_ONCE(fast_start);
+}
+
+static inline u64 ldcp_ctl_fs_rate(struct sock *sk)
+{
+	return READ_ONCE(ldcp_fs_rate_bps);
+}
+
+static inline int ldcp_ctl_ack_every(struct sock *sk)
+{
+	return READ_ONCE(ack_every);
+}
+
+static inline void ldcp_ctl_count(struct sock *sk, int i)
 {
 	dcc_count(sock_net(sk), i);
 }
 
-struct ldcp {
-	struct ldcp_state st;
-	u32	iw;		/* this flow's IW, LDCP_FRAC packets */
-	u32	isn;		/* snd_una when it started */
-	u32	prior_rcv_nxt;	/* receiver: rcv_nxt at the last CE event */
-	u32	acks;
-	u32	ece_acks;
-	u32	loss_cw;	/* cw before the last loss, for undo */
-	struct gso_cap gso;	/* fast start's cap on sk_gso_max_segs */
-	u8	ece;		/* the ACK being processed had ECE */
-	u8	ce_state;	/* receiver: the last segment had CE */
-	u8	in_loss;	/* in a loss episode (its response taken) */
-	u8	fs_ect;		/* fast start sets the ECN field per packet */
-};
-
-static void ldcp_params(struct ldcp_params *p, const struct ldcp *ca)
-{
-	p->alpha = div_u64((u64)READ_ONCE(alpha_milli) << LDCP_FRAC_SHIFT, 1000);
-	p->beta = div_u64((u64)READ_ONCE(beta_milli) << LDCP_FRAC_SHIFT, 1000);
-	p->gamma = LDCP_ONE / READ_ONCE(gamma_div);
-	p->iw = ca->iw;
-	p->inc = READ_ONCE(below_one_inc) ? p->alpha : 0;
-}
-
-/* IW = bw * base RTT, in packets of @mss */
-static u32 ldcp_iw(u32 mss)
-{
-	return ldcp_iw_bdp(READ_ONCE(bw_mbps), READ_ONCE(base_rtt_us), mss);
-}
-
-/*
- * cw onto the socket: snd_cwnd is cw in whole packets, at least one;
- * after an RTO (TCP_CA_Loss) snd_cwnd grows from TCP's loss window by the
- * @acked packets, up to cw, as TCP's slow start would after it;
- * below one packet the pacing rate spaces them RTT / cw apart.  Fast
- * start sends its IW at bw_mbps, the line rate the IW was computed for
- * (a NIC's rate in the draft's setting); the stable stage paces at TCP's
- * rate for congestion avoidance, 120% of cwnd per srtt.  Returns the
- * rate.
- */
-static u64 ldcp_apply(struct sock *sk, const struct ldcp *ca, u32 acked)
-{
-	struct tcp_sock *tp = tcp_sk(sk);
-	u32 cwnd = max(ca->st.cw >> LDCP_FRAC_SHIFT, 1U);
-	u64 srtt = max(tp->srtt_us >> 3, 1U), rate;
-
-	cwnd = min(cwnd, tp->snd_cwnd_clamp);
-	tp->snd_ssthresh = cwnd;
-	if (inet_csk(sk)->icsk_ca_state == TCP_CA_Loss)
-		cwnd = min(cwnd, tcp_snd_cwnd(tp) + acked);
-	tcp_snd_cwnd_set(tp, cwnd);
-	if (ca->st.phase == LDCP_FAST_START)
-		rate = (u64)READ_ONCE(bw_mbps) * 125000;
-	else if (!tp->srtt_us)
-		rate = ~0ULL;
-	else if (ca->st.cw < LDCP_ONE)
-		/* one packet every RTT / cw (2.2) */
-		rate = div64_u64((u64)tp->mss_cache * NSEC_PER_SEC,
-				 max_t(u64, ldcp_gap_ns(ca->st.cw, srtt * NSEC_PER_USEC), 1));
-	else
-		rate = div64_u64((u64)cwnd * tp->mss_cache * USEC_PER_SEC * 6, srtt * 5);
-	rate = min_t(u64, rate, READ_ONCE(sk->sk_max_pacing_rate));
-	WRITE_ONCE(sk->sk_pacing_rate, rate);
-	return rate;
-}
-
-static void ldcp_trace(struct sock *sk, const struct ldcp *ca, u32 cw_old,
-		       u32 n, u64 rate, const char *event)
+static inline void ldcp_ctl_trace(struct sock *sk, const struct ldcp *ca,
+				  u32 cw_old, u32 n, const char *event)
 {
 	trace_ldcp_update(inet_sk(sk)->inet_num, ntohs(inet_sk(sk)->inet_dport),
 			  cw_old, ca->st.cw, n, ca->ece, ca->st.phase,
-			  tcp_snd_cwnd(tcp_sk(sk)), rate, event);
+			  tcp_snd_cwnd(tcp_sk(sk)), READ_ONCE(sk->sk_pacing_rate),
+			  event);
 }
 
-static void ldcp_init(struct sock *sk)
+/*
+ * Fast start with fs_not_ect=1 on a connection with ECN: one packet per
+ * skb until it ends, so that the LOCAL_OUT hook can set each packet's
+ * ECN field.
+ */
+static inline void ldcp_ctl_fs_start(struct sock *sk, struct ldcp *ca)
 {
-	struct tcp_sock *tp = tcp_sk(sk);
-	struct ldcp *ca = inet_csk_ca(sk);
-	struct ldcp_params p;
+	struct ldcp_sk *ls = ldcp_sk(sk);
 
-	memset(ca, 0, sizeof(*ca));
-	ca->iw = ldcp_iw(tp->mss_cache);
-	ca->isn = tp->snd_una;
-	ca->prior_rcv_nxt = tp->rcv_nxt;
-	ldcp_params(&p, ca);
-	ldcp_count(sk, C_FLOWS);
-	if (!(tp->ecn_flags & TCP_ECN_OK))
-		ldcp_count(sk, C_FLOWS_NO_ECN);
-	if (READ_ONCE(fast_start)) {
-		ldcp_state_init(&ca->st, &p);
-		ldcp_count(sk, C_FLOWS_FAST_START);
-		/*
-		 * One packet per skb until fast start ends, so that the
-		 * LOCAL_OUT hook can set each packet's ECN field.
-		 */
-		if ((tp->ecn_flags & TCP_ECN_OK) && READ_ONCE(fs_not_ect)) {
-			ca->fs_ect = 1;
-			gso_cap_init(&ca->gso, sk->sk_gso_max_segs);
-			sk_gso_cap(sk, &ca->gso, 1);
-		}
-	} else {
-		ca->st.cw = ldcp_clamp((u64)tcp_snd_cwnd(tp) << LDCP_FRAC_SHIFT, LDCP_ONE);
-		ca->st.phase = LDCP_STABLE;
+	if ((tcp_sk(sk)->ecn_flags & TCP_ECN_OK) && READ_ONCE(fs_not_ect)) {
+		ls->fs_ect = 1;
+		gso_cap_init(&ls->gso, sk->sk_gso_max_segs);
+		sk_gso_cap(sk, &ls->gso, 1);
 	}
-	cmpxchg(&sk->sk_pacing_status, SK_PACING_NONE, SK_PACING_NEEDED);
-	ldcp_apply(sk, ca, 0);
-}
-
-/* Packets acknowledged in order since the flow started. */
-static u32 ldcp_acked(const struct sock *sk, const struct ldcp *ca)
-{
-	const struct tcp_sock *tp = tcp_sk(sk);
-
-	return (tp->snd_una - ca->isn) / max(tp->mss_cache, 1U);
 }
 
 /*
@@ -250,217 +235,80 @@ static u32 ldcp_acked(const struct sock *sk, const struct ldcp *ca)
  * on.  A new route during fast start (sk_setup_caps()) has already given
  * the socket its device's limit, which stays.
  */
-static void ldcp_fs_end(struct sock *sk, struct ldcp *ca)
+static inline void ldcp_ctl_fs_end(struct sock *sk, struct ldcp *ca)
 {
-	if (ca->fs_ect) {
-		ca->fs_ect = 0;
-		sk_gso_cap(sk, &ca->gso, 0);
+	struct ldcp_sk *ls = ldcp_sk(sk);
+
+	if (ls->fs_ect) {
+		ls->fs_ect = 0;
+		sk_gso_cap(sk, &ls->gso, 0);
 	}
 }
 
-static void ldcp_update(struct sock *sk, const struct rate_sample *rs)
+static inline void ldcp_ctl_send_ack(struct sock *sk, u32 rcv_nxt)
 {
-	struct ldcp *ca = inet_csk_ca(sk);
-	u32 n = rs->acked_sacked > 0 ? rs->acked_sacked : 0, old = ca->st.cw;
-	const char *event = NULL;
-	struct ldcp_params p;
-	u64 rate;
+#ifdef LDCP_SEND_ACK_FLAGS
+	__tcp_send_ack(sk, rcv_nxt, 0);
+#else
+	__tcp_send_ack(sk, rcv_nxt);
+#endif
+}
 
-	/*
-	 * The ACK of an active open's SYN reaches cong_control before
-	 * tcp_init_transfer() calls init (tcp_rcv_synsent_state_process()):
-	 * the state is still zero then (ldcp_init() sets iw >= 1 packet).
-	 */
-	if (!ca->iw)
-		return;
-	ldcp_params(&p, ca);
-	if (ca->st.phase == LDCP_FAST_START) {
-		if (rs->losses > 0 || inet_csk(sk)->icsk_ca_state >= TCP_CA_Recovery) {
-			ldcp_fs_loss(&ca->st, ldcp_acked(sk, ca));
-			ldcp_fs_end(sk, ca);
-			ldcp_count(sk, C_FS_LOSS);
-			event = "fs_loss";
-		} else if (ldcp_fs_ack(&ca->st, &p, ldcp_acked(sk, ca))) {
-			ldcp_fs_end(sk, ca);
-			ldcp_count(sk, C_FS_IW);
-			event = "fs_iw";
-		}
-	} else if (n && inet_csk(sk)->icsk_ca_state < TCP_CA_Recovery) {
-		if (ca->st.cw < LDCP_ONE)
-			ldcp_count(sk, C_BELOW_ONE);
-		ldcp_pawa(&ca->st, &p, n, ca->ece);
-		ca->acks++;
-		ldcp_count(sk, C_ACKS);
-		if (ca->ece) {
-			ca->ece_acks++;
-			ldcp_count(sk, C_ECE_ACKS);
-		}
-		event = "pawa";
-	} else if (n && inet_csk(sk)->icsk_ca_state == TCP_CA_Loss) {
-		event = "rto";
-	}
-	rate = ldcp_apply(sk, ca, n);
-	if (event)
-		ldcp_trace(sk, ca, old, n, rate, event);
-	ca->ece = 0;
+#include "ldcp_ctl.h"
+
+static void ldcp_init(struct sock *sk)
+{
+	cmpxchg(&sk->sk_pacing_status, SK_PACING_NONE, SK_PACING_NEEDED);
+	ldcp_ctl_init(sk);
 }
 
 #ifdef LDCP_CONG_CONTROL_ACK
 static void ldcp_cong_control(struct sock *sk, u32 ack, int flag,
 			      const struct rate_sample *rs)
 {
-	ldcp_update(sk, rs);
+	ldcp_ctl_cong_control(sk, rs->acked_sacked, rs->losses);
 }
 #else
 static void ldcp_cong_control(struct sock *sk, const struct rate_sample *rs)
 {
-	ldcp_update(sk, rs);
+	ldcp_ctl_cong_control(sk, rs->acked_sacked, rs->losses);
 }
 #endif
 
-/* The ACK's ECE, before cong_control sees the ACK. */
 static void ldcp_in_ack_event(struct sock *sk, u32 flags)
 {
-	struct ldcp *ca = inet_csk_ca(sk);
-
-	ca->ece = !!(flags & CA_ACK_ECE);
+	ldcp_ctl_in_ack_event(sk, flags & CA_ACK_ECE);
 }
 
-/*
- * A loss episode, once: entering fast recovery or the loss state (an
- * RTO).  tcp_dctcp.c counts an RTO only when TCP counts it as a new
- * reduction (CA_EVENT_LOSS), which an RTO in CWR is not; ldcp counts
- * that one too, as CWR, which TCP enters at an ECE, does not touch cw
- * (ldcp_set_state()).  In fast start it ends it (cw = what was
- * acknowledged); in the stable stage,
- * where WRED/ECN should leave none, cw halves (a departure: the draft
- * does not say, and a TCP must respond).  After an RTO, ldcp_apply()
- * lets snd_cwnd grow back from TCP's loss window to cw.
- */
-static void ldcp_react_to_loss(struct sock *sk)
-{
-	struct ldcp *ca = inet_csk_ca(sk);
-	u32 old = ca->st.cw;
-	struct ldcp_params p;
-
-	if (!ca->iw || ca->in_loss)
-		return;
-	ca->in_loss = 1;
-	if (ca->st.phase == LDCP_FAST_START) {
-		ldcp_fs_loss(&ca->st, ldcp_acked(sk, ca));
-		ldcp_fs_end(sk, ca);
-		ldcp_count(sk, C_FS_LOSS);
-		ldcp_trace(sk, ca, old, 0, ldcp_apply(sk, ca, 0), "fs_loss");
-		return;
-	}
-	ldcp_params(&p, ca);
-	ca->loss_cw = ca->st.cw;
-	ca->st.cw = ldcp_clamp(ca->st.cw / 2, p.gamma);
-	ldcp_count(sk, C_LOSSES);
-	ldcp_trace(sk, ca, old, 0, ldcp_apply(sk, ca, 0), "loss");
-}
-
-/*
- * An episode starts when TCP enters recovery or the loss state, and ends
- * when it leaves them; one that TCP entered again within it (an RTO in
- * fast recovery, a timer that backs off) is the same episode.  An RTO
- * that TCP counts reaches ldcp_cwnd_event() first (tcp_enter_loss()
- * sends CA_EVENT_LOSS before it sets the state); one in CWR only comes
- * here.
- */
 static void ldcp_set_state(struct sock *sk, u8 new_state)
 {
-	struct ldcp *ca = inet_csk_ca(sk);
-
-	if (new_state < TCP_CA_Recovery)
-		ca->in_loss = 0;
-	else if (new_state != inet_csk(sk)->icsk_ca_state)
-		ldcp_react_to_loss(sk);
-}
-
-/*
- * The receiver's echo (section 2.2): an ACK at each change of the CE
- * state, so that each ACK's ECE covers packets that all had, or all did
- * not have, CE; an ACK delayed across the change goes out first with the
- * old state.  TCP_ECN_DEMAND_CWR holds ECE while the state is CE.  This
- * is DCTCP's receiver (net/ipv4/tcp_dctcp.h, not in the headers a module
- * builds against).
- */
-static void ldcp_ece_ack_cwr(struct sock *sk, u32 ce_state)
-{
-	struct tcp_sock *tp = tcp_sk(sk);
-
-	if (ce_state)
-		tp->ecn_flags |= TCP_ECN_DEMAND_CWR;
-	else
-		tp->ecn_flags &= ~TCP_ECN_DEMAND_CWR;
+	ldcp_ctl_set_state(sk, new_state);
 }
 
 static void ldcp_cwnd_event(struct sock *sk, enum tcp_ca_event ev)
 {
-	struct ldcp *ca = inet_csk_ca(sk);
-	u32 ce = ev == CA_EVENT_ECN_IS_CE;
-
-	if (ev == CA_EVENT_LOSS)
-		ldcp_react_to_loss(sk);
-	if (ev != CA_EVENT_ECN_IS_CE && ev != CA_EVENT_ECN_NO_CE)
-		return;
-	if (ca->ce_state != ce) {
-		if (inet_csk(sk)->icsk_ack.pending & ICSK_ACK_TIMER) {
-			ldcp_ece_ack_cwr(sk, ca->ce_state);
-#ifdef LDCP_SEND_ACK_FLAGS
-			__tcp_send_ack(sk, ca->prior_rcv_nxt, 0);
-#else
-			__tcp_send_ack(sk, ca->prior_rcv_nxt);
-#endif
-		}
-		inet_csk(sk)->icsk_ack.pending |= ICSK_ACK_NOW;
-		ldcp_count(sk, C_CE_CHANGES);
-	}
-	ca->prior_rcv_nxt = tcp_sk(sk)->rcv_nxt;
-	ca->ce_state = ce;
-	ldcp_ece_ack_cwr(sk, ce);
-	/*
-	 * Per-packet ACK (section 2.2): every ECT data segment, so that a
-	 * flow with one packet in flight (cw below two) is not held by the
-	 * delayed-ACK timer, at least 40 ms, which would be its RTT.
-	 */
-	if (READ_ONCE(ack_every) &&
-	    !(inet_csk(sk)->icsk_ack.pending & ICSK_ACK_NOW)) {
-		inet_csk(sk)->icsk_ack.pending |= ICSK_ACK_NOW;
-		ldcp_count(sk, C_ACKS_NOW);
-	}
+	ldcp_ctl_cwnd_event(sk, ev);
 }
 
-/* Another algorithm takes over, or the socket closes. */
 static void ldcp_release(struct sock *sk)
 {
-	ldcp_fs_end(sk, inet_csk_ca(sk));
+	ldcp_ctl_release(sk);
 }
 
-/* cw is the window; TCP's own reductions would only be overwritten. */
 static u32 ldcp_ssthresh(struct sock *sk)
 {
-	return max(tcp_snd_cwnd(tcp_sk(sk)), 2U);
+	return ldcp_ctl_ssthresh(sk);
 }
 
-/* A loss found spurious: cw as before it (tcp_dctcp.c's undo). */
 static u32 ldcp_undo_cwnd(struct sock *sk)
 {
-	struct ldcp *ca = inet_csk_ca(sk);
-
-	if (ca->loss_cw) {
-		ca->st.cw = max(ca->st.cw, ca->loss_cw);
-		ca->loss_cw = 0;
-		ldcp_count(sk, C_UNDOS);
-	}
-	return max(tcp_snd_cwnd(tcp_sk(sk)), ca->st.cw >> LDCP_FRAC_SHIFT);
+	return ldcp_ctl_undo_cwnd(sk);
 }
 
 static size_t ldcp_get_info(struct sock *sk, u32 ext, int *attr,
 			    union tcp_cc_info *info)
 {
-	const struct ldcp *ca = inet_csk_ca(sk);
+	const struct ldcp *ca = &ldcp_sk(sk)->ca;
 	struct ldcp_diag_info *li = (struct ldcp_diag_info *)info;
 
 	BUILD_BUG_ON(sizeof(*li) > sizeof(*info));
@@ -509,11 +357,11 @@ static struct tcp_congestion_ops tcp_ldcp __read_mostly = {
 static unsigned int ldcp_fs_out(void *priv, struct sk_buff *skb,
 				const struct nf_hook_state *state)
 {
+	struct ldcp_params p = {};
 	struct sock *sk = skb->sk;
 	const struct tcp_sock *tp;
 	const struct tcphdr *th;
-	struct ldcp_params p;
-	struct ldcp *ca;
+	struct ldcp_sk *ls;
 	u32 seq, len, mss;
 	int v4;
 
@@ -521,8 +369,8 @@ static unsigned int ldcp_fs_out(void *priv, struct sk_buff *skb,
 	    sk->sk_protocol != IPPROTO_TCP ||
 	    inet_csk(sk)->icsk_ca_ops != &tcp_ldcp)
 		return NF_ACCEPT;
-	ca = inet_csk_ca(sk);
-	if (!ca->fs_ect || ca->st.phase != LDCP_FAST_START)
+	ls = ldcp_sk(sk);
+	if (!ls->fs_ect || ls->ca.st.phase != LDCP_FAST_START)
 		return NF_ACCEPT;
 	v4 = state->pf == NFPROTO_IPV4;
 	/*
@@ -554,8 +402,8 @@ static unsigned int ldcp_fs_out(void *priv, struct sk_buff *skb,
 	tp = tcp_sk(sk);
 	seq = ntohl(th->seq);
 	mss = max(tp->mss_cache, 1U);
-	ldcp_params(&p, ca);
-	if (ldcp_fs_ect(&p, (u32)(seq + len - 1 - ca->isn) / mss, th->psh || th->fin))
+	p.iw = ls->ca.iw;
+	if (ldcp_fs_ect(&p, (u32)(seq + len - 1 - ls->ca.isn) / mss, th->psh || th->fin))
 		return NF_ACCEPT;
 	if (skb_ensure_writable(skb, skb_transport_offset(skb)))
 		return NF_ACCEPT;
@@ -563,7 +411,7 @@ static unsigned int ldcp_fs_out(void *priv, struct sk_buff *skb,
 		ipv4_change_dsfield(ip_hdr(skb), (u8)~INET_ECN_MASK, 0);
 	else
 		ipv6_change_dsfield(ipv6_hdr(skb), (u8)~INET_ECN_MASK, 0);
-	ldcp_count_n(sk, C_FS_NOT_ECT, max_t(u32, skb_shinfo(skb)->gso_segs, 1));
+	dcc_count_n(sock_net(sk), LDCP_C_FS_NOT_ECT, max_t(u32, skb_shinfo(skb)->gso_segs, 1));
 	return NF_ACCEPT;
 }
 
@@ -576,23 +424,76 @@ static const struct nf_hook_ops ldcp_nf_ops[] = {
 #endif
 };
 
-/* The namespace's fast-start hook (its counters are dcc_pernet's). */
-static int __net_init ldcp_net_init(struct net *net)
+/*
+ * The hooks are registered only while fs_not_ect is 1, in every
+ * namespace: by their own pernet operations, which
+ * register_pernet_subsys() runs for each namespace there is and then for
+ * each new one, and unregister_pernet_subsys() undoes in each (both
+ * under pernet_ops_rwsem, which a namespace's creation and cleanup take
+ * too, so that none is missed or left with hooks).  ldcp_nf_mutex
+ * serialises the parameter's writes with the module's init and exit;
+ * ldcp_nf_live says the module is between them (parameters given to
+ * insmod are written before init, and a write can come after exit,
+ * before the parameter's file goes).
+ */
+static int __net_init ldcp_nf_net_init(struct net *net)
 {
 	return nf_register_net_hooks(net, ldcp_nf_ops, ARRAY_SIZE(ldcp_nf_ops));
 }
 
-static void __net_exit ldcp_net_exit(struct net *net)
+static void __net_exit ldcp_nf_net_exit(struct net *net)
 {
 	nf_unregister_net_hooks(net, ldcp_nf_ops, ARRAY_SIZE(ldcp_nf_ops));
+}
+
+static struct pernet_operations ldcp_nf_net_ops = {
+	.init = ldcp_nf_net_init,
+	.exit = ldcp_nf_net_exit,
+};
+
+static DEFINE_MUTEX(ldcp_nf_mutex);
+static bool ldcp_nf_live;	/* between init and exit */
+static bool ldcp_nf_on;		/* ldcp_nf_net_ops registered */
+
+/* The hooks as fs_not_ect says, under ldcp_nf_mutex. */
+static int ldcp_nf_sync(void)
+{
+	bool want = ldcp_nf_live && READ_ONCE(fs_not_ect);
+	int err = 0;
+
+	lockdep_assert_held(&ldcp_nf_mutex);
+	if (want == ldcp_nf_on)
+		return 0;
+	if (want)
+		err = register_pernet_subsys(&ldcp_nf_net_ops);
+	else
+		unregister_pernet_subsys(&ldcp_nf_net_ops);
+	if (!err)
+		ldcp_nf_on = want;
+	return err;
+}
+
+static int fs_not_ect_set(const char *val, const struct kernel_param *kp)
+{
+	unsigned int old;
+	int err;
+
+	mutex_lock(&ldcp_nf_mutex);
+	old = fs_not_ect;
+	err = range_param_set(val, kp, 0, 1);
+	if (!err) {
+		err = ldcp_nf_sync();
+		if (err)
+			WRITE_ONCE(fs_not_ect, old);
+	}
+	mutex_unlock(&ldcp_nf_mutex);
+	return err;
 }
 
 static struct dcc_pernet ldcp_pernet = {
 	.proc_name = "tcp_ldcp",
 	.ctr_names = ldcp_ctr_names,
-	.nctrs = C_NR,
-	.init = ldcp_net_init,
-	.exit = ldcp_net_exit,
+	.nctrs = LDCP_C_NR,
 	.ops = DCC_PERNET_OPS(ldcp_pernet, struct dcc_net),
 };
 
@@ -600,19 +501,40 @@ static int __init ldcp_register(void)
 {
 	int err;
 
-	BUILD_BUG_ON(sizeof(struct ldcp) > ICSK_CA_PRIV_SIZE);
+	BUILD_BUG_ON(sizeof(struct ldcp_sk) > ICSK_CA_PRIV_SIZE);
+	ldcp_derive();
 	err = dcc_pernet_register(&ldcp_pernet);
 	if (err)
 		return err;
+	mutex_lock(&ldcp_nf_mutex);
+	ldcp_nf_live = true;
+	err = ldcp_nf_sync();
+	if (err)
+		ldcp_nf_live = false;
+	mutex_unlock(&ldcp_nf_mutex);
+	if (err)
+		goto out_pernet;
 	err = tcp_register_congestion_control(&tcp_ldcp);
 	if (err)
-		dcc_pernet_unregister(&ldcp_pernet);
+		goto out_nf;
+	return 0;
+out_nf:
+	mutex_lock(&ldcp_nf_mutex);
+	ldcp_nf_live = false;
+	ldcp_nf_sync();
+	mutex_unlock(&ldcp_nf_mutex);
+out_pernet:
+	dcc_pernet_unregister(&ldcp_pernet);
 	return err;
 }
 
 static void __exit ldcp_unregister(void)
 {
 	tcp_unregister_congestion_control(&tcp_ldcp);
+	mutex_lock(&ldcp_nf_mutex);
+	ldcp_nf_live = false;
+	ldcp_nf_sync();
+	mutex_unlock(&ldcp_nf_mutex);
 	dcc_pernet_unregister(&ldcp_pernet);
 }
 

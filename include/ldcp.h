@@ -61,6 +61,27 @@ enum {
 	LDCP_EXIT_LOSS	= 2,	/* a loss in fast start */
 };
 
+/*
+ * A socket's state in the controller (include/ldcp_ctl.h), in every
+ * flavour; a flavour may keep more around it.
+ */
+struct ldcp {
+	struct ldcp_state st;
+	__u64	pace_rate;	/* the pacing rate last worked out, bytes/s */
+	__u32	iw;		/* this flow's IW, LDCP_FRAC packets */
+	__u32	isn;		/* snd_una when it started */
+	__u32	prior_rcv_nxt;	/* receiver: rcv_nxt at the last CE event */
+	__u32	acks;		/* ACKs taken by PAWA */
+	__u32	ece_acks;	/* ... with ECE */
+	__u32	loss_cw;	/* cw before the last loss, for undo */
+	__u32	pace_key;	/* pace_rate's inputs: cw below one packet, */
+	__u32	pace_srtt;	/* or cwnd << 16; srtt, us; the MSS (none */
+	__u32	pace_mss;	/* is 0: nothing cached) */
+	__u8	ece;		/* the ACK being processed had ECE */
+	__u8	ce_state;	/* receiver: the last segment had CE */
+	__u8	in_loss;	/* in a loss episode (its response taken) */
+};
+
 static inline __u32 ldcp_clamp(__u64 cw, __u32 floor)
 {
 	if (cw < floor)
@@ -116,6 +137,24 @@ static inline __u32 ldcp_pawa(struct ldcp_state *st,
 	}
 	st->cw = ldcp_clamp(cw, g < LDCP_ONE ? g : LDCP_ONE);
 	return st->cw;
+}
+
+/*
+ * The parameters in LDCP_FRAC units from tcp_ldcp's module parameters,
+ * alpha and beta in 1/1000 packet, gamma 1/@gamma_div packet (0 taken
+ * as 1), inc alpha when @below_one_inc; iw 0, the socket's to set.
+ * The flavours work them out when a parameter is written or a socket
+ * starts (include/ldcp_ctl.h), not per ACK.
+ */
+static inline void ldcp_params_derive(struct ldcp_params *p, __u32 alpha_milli,
+				      __u32 beta_milli, __u32 gamma_div,
+				      __u32 below_one_inc)
+{
+	p->alpha = div_u64((__u64)alpha_milli << LDCP_FRAC_SHIFT, 1000);
+	p->beta = div_u64((__u64)beta_milli << LDCP_FRAC_SHIFT, 1000);
+	p->gamma = LDCP_ONE / (gamma_div ? gamma_div : 1);
+	p->iw = 0;
+	p->inc = below_one_inc ? p->alpha : 0;
 }
 
 /*
@@ -226,5 +265,33 @@ struct ldcp_diag_info {
 	__u8	flags;		/* LDCP_DIAG_F_* */
 	__u8	pad;
 };
+
+/*
+ * The counters of every flavour (include/ldcp_ctl.h): tcp_ldcp's
+ * /proc/net/tcp_ldcp, per namespace, and ldcp_bpf's (include/dcc_bpf.h),
+ * with these names in this order.
+ */
+enum {
+	LDCP_C_FLOWS,		/* flows started */
+	LDCP_C_FLOWS_NO_ECN,	/* ... without ECN negotiated */
+	LDCP_C_FLOWS_FAST_START, /* ... in fast start */
+	LDCP_C_FS_IW,		/* fast start ended: the whole IW acknowledged */
+	LDCP_C_FS_LOSS,		/* fast start ended: a loss */
+	LDCP_C_ACKS,		/* ACKs taken by PAWA */
+	LDCP_C_ECE_ACKS,	/* ... with ECE */
+	LDCP_C_BELOW_ONE,	/* ... with cw below one packet */
+	LDCP_C_LOSSES,		/* loss episodes in the stable stage */
+	LDCP_C_CE_CHANGES,	/* receiver: changes of the CE state echoed */
+	LDCP_C_FS_NOT_ECT,	/* fast-start packets sent not-ECN-capable */
+	LDCP_C_ACKS_NOW,	/* receiver: data segments ACKed at once */
+	LDCP_C_UNDOS,		/* loss episodes found spurious */
+	LDCP_C_NR,
+};
+
+#define LDCP_COUNTER_NAMES {						\
+	"flows", "flows_no_ecn", "flows_fast_start", "fs_iw", "fs_loss",	\
+	"acks", "ece_acks", "below_one", "losses", "ce_changes",	\
+	"fs_not_ect", "acks_now", "undos",				\
+}
 
 #endif /* _LDCP_H */

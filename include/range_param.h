@@ -44,4 +44,22 @@ static inline int range_param_set(const char *val, const struct kernel_param *kp
 		.get = param_get_uint,					\
 	}
 
+/*
+ * The same, calling @notify() after a write that changed the value, for
+ * what is derived from the parameters (tcp_hpcc's hpcc_ctl_cfg_set()).
+ */
+#define DEFINE_RANGE_PARAM_OPS_NOTIFY(name, lo, hi, notify)		\
+	static int name##_set(const char *val, const struct kernel_param *kp) \
+	{								\
+		int err = range_param_set(val, kp, lo, hi);		\
+									\
+		if (!err)						\
+			notify();					\
+		return err;						\
+	}								\
+	static const struct kernel_param_ops name##_ops = {		\
+		.set = name##_set,					\
+		.get = param_get_uint,					\
+	}
+
 #endif /* _RANGE_PARAM_H */

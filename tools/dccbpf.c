@@ -6,7 +6,7 @@
  *
  *   dccbpf load [hpcc|ldcp|all] [KEY=VALUE ...]
  *   dccbpf unload [hpcc|ldcp|all]
- *   dccbpf show [-N NETNS]
+ *   dccbpf show [--json] [-N NETNS]
  *
  * load registers each algorithm's struct_ops map and pins it under
  * /sys/fs/bpf/tcp-dcc, so that it stays registered after dccbpf exits;
@@ -50,9 +50,12 @@ static const char *usage_text =
 "  load [hpcc|ldcp|all] [KEY=VALUE ...]   register hpcc_bpf and/or ldcp_bpf\n"
 "                                         (pinned in " DCC_BPF_PIN_DIR ")\n"
 "  unload [hpcc|ldcp|all]                 unregister them\n"
-"  show [-N NETNS]                        what is registered, the counters,\n"
+"  show [--json] [-N NETNS]               what is registered, the counters,\n"
 "                                         each socket's state (U, W, cw, ...)\n"
 "                                         and its ss -ti lines, in NETNS\n"
+"                                         (--json: as JSON); whether hpcc_bpf\n"
+"                                         reads the csig_sk the host path\n"
+"                                         writes (exit status 1 if not)\n"
 "\n"
 "KEY=VALUE sets a parameter for this load (tcp_hpcc's and tcp_ldcp's\n"
 "module parameters, with the same ranges):\n"
@@ -74,10 +77,10 @@ struct param {
 	int cc;
 	const char *name;
 	unsigned int lo, hi;
-	size_t off;		/* in struct hpcc_bpf_cfg or ldcp_bpf_cfg */
+	size_t off;		/* in struct hpcc_cfg or ldcp_bpf_cfg */
 };
 
-#define HP(n, f, l, h) { CC_HPCC, n, l, h, offsetof(struct hpcc_bpf_cfg, f) }
+#define HP(n, f, l, h) { CC_HPCC, n, l, h, offsetof(struct hpcc_cfg, f) }
 #define LP(n, f, l, h) { CC_LDCP, n, l, h, offsetof(struct ldcp_bpf_cfg, f) }
 
 static const struct param params[] = {
@@ -173,10 +176,7 @@ static int set_param(int which, const char *arg, void *hpcc_cfg, void *ldcp_cfg)
 	}
 	len = eq - name;
 	if (!strncmp(name, "input", len) && len == 5) {
-		static const char * const in[] = {
-			[HPCC_BPF_IN_AUTO] = "auto", [HPCC_BPF_IN_U] = "u",
-			[HPCC_BPF_IN_STD] = "std",
-		};
+		static const char * const in[] = HPCC_INPUT_NAMES;
 
 		for (i = 0; i < ARRAY_SIZE(in); i++)
 			if (!strcmp(eq + 1, in[i]))
@@ -475,40 +475,107 @@ static int cmd_unload(int which)
 	return rc;
 }
 
+static int json;
+
+/* @s as a JSON string: what dccbpf prints has no control characters
+ * but tabs, and quotes or backslashes only from names.
+ */
+static void json_str(const char *s, size_t n)
+{
+	size_t i;
+
+	putchar('"');
+	for (i = 0; i < n && s[i]; i++) {
+		if (s[i] == '"' || s[i] == '\\')
+			printf("\\%c", s[i]);
+		else if ((unsigned char)s[i] < 0x20)
+			printf("\\u%04x", s[i]);
+		else
+			putchar(s[i]);
+	}
+	putchar('"');
+}
+
 static void show_counters(const char *name, const char *pin,
 			  const char * const *names, int n)
 {
 	struct dcc_bpf_counters *v;
-	int ncpu = libbpf_num_possible_cpus(), fd, i, c;
+	int ncpu = libbpf_num_possible_cpus(), fd, i, c, reg = registered(name);
 	char path[256];
 	__u32 zero = 0;
 
 	if (ncpu <= 0 || pin_path(path, sizeof(path), pin))
 		return;
+	if (json)
+		printf("\"%s\":{\"registered\":%s,\"counters\":", name,
+		       reg ? "true" : "false");
 	fd = bpf_obj_get(path);
 	if (fd < 0) {
-		printf("%s: %s\n", name, registered(name) ?
-		       "registered, no counters pinned" : "not loaded");
+		if (json)
+			printf("null}");
+		else
+			printf("%s: %s\n", name, reg ?
+			       "registered, no counters pinned" : "not loaded");
 		return;
 	}
 	v = calloc(ncpu, sizeof(*v));
 	if (!v || bpf_map_lookup_elem(fd, &zero, v)) {
-		printf("%s: counters unreadable: %s\n", name, strerror(errno));
+		if (json)
+			printf("null,\"error\":\"%s\"}", strerror(errno));
+		else
+			printf("%s: counters unreadable: %s\n", name, strerror(errno));
 		free(v);
 		close(fd);
 		return;
 	}
-	printf("%s: %s\n", name, registered(name) ? "registered" :
-	       "NOT registered (counters pinned)");
+	if (!json)
+		printf("%s: %s\n", name, reg ? "registered" :
+		       "NOT registered (counters pinned)");
 	for (i = 0; i < n; i++) {
 		unsigned long long s = 0;
 
 		for (c = 0; c < ncpu; c++)
 			s += v[c].c[i];
-		printf("  %s %llu\n", names[i], s);
+		if (json)
+			printf("%s\"%s\":%llu", i ? "," : "{", names[i], s);
+		else
+			printf("  %s %llu\n", names[i], s);
 	}
+	if (json)
+		printf("%s}", n ? "}" : "{}");
 	free(v);
 	close(fd);
+}
+
+/*
+ * One line of a socket iterator as a JSON object: "LOCAL REMOTE" and
+ * then KEY VALUE pairs (tcp_hpcc.bpf.c's and tcp_ldcp.bpf.c's
+ * hpcc_socks() and ldcp_socks()); a value that is a number stays one.
+ */
+static void json_sock_line(char *line)
+{
+	char *tok[64], *save, *t, *end;
+	int n = 0, i;
+
+	for (t = strtok_r(line, " \t\n", &save); t && n < 64;
+	     t = strtok_r(NULL, " \t\n", &save))
+		tok[n++] = t;
+	printf("{\"local\":");
+	json_str(n > 0 ? tok[0] : "", 256);
+	printf(",\"remote\":");
+	json_str(n > 1 ? tok[1] : "", 256);
+	for (i = 2; i + 1 < n; i += 2) {
+		putchar(',');
+		json_str(tok[i], 256);
+		putchar(':');
+		strtod(tok[i + 1], &end);
+		if (*end || end == tok[i + 1] || tok[i + 1][0] == '-' ||
+		    (tok[i + 1][0] == '0' && tok[i + 1][1] && tok[i + 1][1] != '.'))
+			json_str(tok[i + 1], 256);
+		else
+			fputs(tok[i + 1], stdout);
+	}
+	putchar('}');
 }
 
 /* Each socket of @name's, from its pinned iterator, in this namespace. */
@@ -519,11 +586,36 @@ static void show_socks(const char *name)
 
 	snprintf(path, sizeof(path), "%s/%s_socks", DCC_BPF_PIN_DIR, name);
 	lfd = bpf_obj_get(path);
-	if (lfd < 0)
+	if (lfd < 0) {
+		if (json)
+			printf("\"%s\":null", name);
 		return;
+	}
 	fd = bpf_iter_create(lfd);
 	if (fd < 0) {
-		printf("  (%s: %s)\n", path, strerror(errno));
+		if (json)
+			printf("\"%s\":null", name);
+		else
+			printf("  (%s: %s)\n", path, strerror(errno));
+		close(lfd);
+		return;
+	}
+	if (json) {
+		FILE *f = fdopen(fd, "r");
+		char line[1024];
+		int k = 0;
+
+		printf("\"%s\":[", name);
+		while (f && fgets(line, sizeof(line), f)) {
+			if (k++)
+				putchar(',');
+			json_sock_line(line);
+		}
+		putchar(']');
+		if (f)
+			fclose(f);
+		else
+			close(fd);
 		close(lfd);
 		return;
 	}
@@ -539,18 +631,172 @@ static void show_socks(const char *name)
 	close(lfd);
 }
 
+/*
+ * The CSIG socket storage each side uses.  hpcc_bpf and the host path
+ * (csighost) share csig_sk only through its pin, /sys/fs/bpf/tcp-dcc/
+ * csig_sk: loaded under two BPF filesystems (two mount namespaces, an
+ * unmount between the loads) they get a map each, and hpcc_bpf reads a
+ * storage nobody writes, and runs its fallback, silently.  The programs
+ * tell which maps they use: hpcc_bpf's struct_ops programs (hpcc_*) and
+ * the host path's sock_ops and tc programs, found among every program
+ * loaded, whatever mount namespace loaded them.
+ */
+#define MAX_IDS	16
+
+struct map_ids {
+	__u32	id[MAX_IDS];
+	int	n;
+};
+
+static void ids_add(struct map_ids *m, __u32 id)
+{
+	int i;
+
+	for (i = 0; i < m->n; i++)
+		if (m->id[i] == id)
+			return;
+	if (m->n < MAX_IDS)
+		m->id[m->n++] = id;
+}
+
+/* csig_sk's id among the maps of program @fd, or 0 */
+static __u32 prog_csig_sk(int fd, const struct bpf_prog_info *pi)
+{
+	__u32 ids[64], i, found = 0;
+	struct bpf_prog_info info = { 0 };
+	__u32 len = sizeof(info);
+
+	if (pi->nr_map_ids == 0)
+		return 0;
+	info.nr_map_ids = pi->nr_map_ids < 64 ? pi->nr_map_ids : 64;
+	info.map_ids = (unsigned long)ids;
+	if (bpf_obj_get_info_by_fd(fd, &info, &len))
+		return 0;
+	for (i = 0; i < info.nr_map_ids && !found; i++) {
+		struct bpf_map_info mi = { 0 };
+		__u32 ml = sizeof(mi);
+		int mfd = bpf_map_get_fd_by_id(ids[i]);
+
+		if (mfd < 0)
+			continue;
+		if (!bpf_obj_get_info_by_fd(mfd, &mi, &ml) &&
+		    mi.type == BPF_MAP_TYPE_SK_STORAGE && !strcmp(mi.name, "csig_sk"))
+			found = mi.id;
+		close(mfd);
+	}
+	return found;
+}
+
+/* 0: the same map or nothing to compare; 1: different maps */
+static int show_csig_sk(void)
+{
+	struct map_ids hp = { 0 }, host = { 0 };
+	struct bpf_map_info mi = { 0 };
+	__u32 id = 0, ml = sizeof(mi), pinned = 0;
+	int fd, i, j, differ = 0;
+
+	while (!bpf_prog_get_next_id(id, &id)) {
+		struct bpf_prog_info pi = { 0 };
+		__u32 len = sizeof(pi), m;
+
+		fd = bpf_prog_get_fd_by_id(id);
+		if (fd < 0)
+			continue;
+		if (bpf_obj_get_info_by_fd(fd, &pi, &len)) {
+			close(fd);
+			continue;
+		}
+		if (pi.type == BPF_PROG_TYPE_STRUCT_OPS &&
+		    !strncmp(pi.name, "hpcc_", 5)) {
+			m = prog_csig_sk(fd, &pi);
+			if (m)
+				ids_add(&hp, m);
+		} else if ((pi.type == BPF_PROG_TYPE_SOCK_OPS &&
+			    !strncmp(pi.name, "csig_host_socko", 15)) ||
+			   (pi.type == BPF_PROG_TYPE_SCHED_CLS &&
+			    !strcmp(pi.name, "csig_host_rx"))) {
+			m = prog_csig_sk(fd, &pi);
+			if (m)
+				ids_add(&host, m);
+		}
+		close(fd);
+	}
+	fd = bpf_obj_get(CSIG_BPF_PIN_SK);
+	if (fd >= 0) {
+		if (!bpf_obj_get_info_by_fd(fd, &mi, &ml))
+			pinned = mi.id;
+		close(fd);
+	}
+	/*
+	 * Shared when a host path program writes the map hpcc_bpf reads;
+	 * other host paths (another BPF filesystem's, another user's) may
+	 * run beside it.  Different when host path programs run and none
+	 * writes it.
+	 */
+	for (i = 0; i < hp.n; i++) {
+		int found = 0;
+
+		for (j = 0; j < host.n; j++)
+			found |= hp.id[i] == host.id[j];
+		if (host.n && !found)
+			differ = 1;
+	}
+	if (json) {
+		printf("\"csig_sk\":{\"hpcc_bpf\":[");
+		for (i = 0; i < hp.n; i++)
+			printf("%s%u", i ? "," : "", hp.id[i]);
+		printf("],\"host_path\":[");
+		for (i = 0; i < host.n; i++)
+			printf("%s%u", i ? "," : "", host.id[i]);
+		printf("],\"pinned\":");
+		if (pinned)
+			printf("%u", pinned);
+		else
+			printf("null");
+		printf(",\"shared\":%s}", !hp.n || !host.n ? "null" :
+		       differ ? "false" : "true");
+		return differ;
+	}
+	printf("csig_sk: hpcc_bpf reads map id");
+	for (i = 0; i < hp.n; i++)
+		printf(" %u", hp.id[i]);
+	printf("%s, the host path (csighost) writes map id", hp.n ? "" : " (none: not loaded)");
+	for (i = 0; i < host.n; i++)
+		printf(" %u", host.id[i]);
+	printf("%s; pinned at %s here: ", host.n ? "" : " (none: not attached)",
+	       CSIG_BPF_PIN_SK);
+	if (pinned)
+		printf("map id %u\n", pinned);
+	else
+		printf("none\n");
+	if (differ)
+		printf("csig_sk: DIFFERENT maps: %s,\n  %s; %s\n  %s\n",
+		       "hpcc_bpf reads a socket storage the host path does not write",
+		       "and runs its fallback (Reno) on every flow",
+		       "load both under one BPF filesystem",
+		       "(one mount namespace's /sys/fs/bpf)");
+	else if (hp.n && host.n)
+		printf("csig_sk: shared, hpcc_bpf reads what the host path writes\n");
+	return differ;
+}
+
 static int cmd_show(int argc, char **argv)
 {
 	static const char * const hn[] = HPCC_COUNTER_NAMES;
 	static const char * const ln[] = LDCP_COUNTER_NAMES;
 	const char *netns = NULL;
-	char path[256];
-	int rc, fd;
+	char path[256], line[1024];
+	int rc, fd, i, differ, k = 0;
+	FILE *ss;
 
-	if (argc == 2 && !strcmp(argv[0], "-N"))
-		netns = argv[1];
-	else if (argc)
-		return usage();
+	for (i = 0; i < argc; i++) {
+		if (!strcmp(argv[i], "--json"))
+			json = 1;
+		else if (!strcmp(argv[i], "-N") && i + 1 < argc && !netns)
+			netns = argv[++i];
+		else
+			return usage();
+	}
 	if (netns && (strspn(netns, NAME_CHARS) != strlen(netns) || !*netns)) {
 		fprintf(stderr, "dccbpf: bad namespace name\n");
 		return 2;
@@ -568,14 +814,40 @@ static int cmd_show(int argc, char **argv)
 		}
 		close(fd);
 	}
+	if (json)
+		printf("{\"netns\":%s%s%s,\"algorithms\":{", netns ? "\"" : "",
+		       netns ? netns : "null", netns ? "\"" : "");
 	show_counters(HPCC_BPF_NAME, HPCC_BPF_COUNTERS, hn, ARRAY_SIZE(hn));
+	if (json)
+		putchar(',');
 	show_counters(LDCP_BPF_NAME, LDCP_BPF_COUNTERS, ln, ARRAY_SIZE(ln));
+	if (json)
+		printf("},\"sockets\":{");
 	show_socks(HPCC_BPF_NAME);
+	if (json)
+		putchar(',');
 	show_socks(LDCP_BPF_NAME);
-	printf("ss -tni%s%s:\n", netns ? " in " : "", netns ? netns : "");
+	if (json)
+		printf("},");
+	differ = show_csig_sk();
+	if (!json) {
+		printf("ss -tni%s%s:\n", netns ? " in " : "", netns ? netns : "");
+		fflush(stdout);
+		rc = system("ss -tni | " SS_FILTER);
+		return rc ? 1 : differ;
+	}
+	/* ss's lines as they are, two a socket (its addresses, its state) */
+	printf(",\"ss\":[");
 	fflush(stdout);
-	rc = system("ss -tni | " SS_FILTER);
-	return rc ? 1 : 0;
+	ss = popen("ss -tniH | " SS_FILTER " | grep -v '^(no socket'", "r");
+	while (ss && fgets(line, sizeof(line), ss)) {
+		line[strcspn(line, "\n")] = 0;
+		printf("%s", k++ ? "," : "");
+		json_str(line, sizeof(line));
+	}
+	rc = ss ? pclose(ss) : -1;
+	printf("]}\n");
+	return rc == -1 ? 1 : differ;
 }
 
 int main(int argc, char **argv)

@@ -5,7 +5,12 @@
  * hpcc_bpf and ldcp_bpf against the target kernels' images without
  * booting them.
  *
- *   core_check OBJ BTF_FILE      prints "relocations N failed M"
+ *   core_check OBJ BTF_FILE      prints "relocations N failed M unmatched U"
+ *
+ * failed: relocations the verifier met poisoned (it stops at the first
+ * error, so a program that fails earlier hides the rest); unmatched:
+ * relocations libbpf found no target for, whether or not a load reached
+ * them.
  *
  * libbpf relocates when it loads, so the object is loaded into the
  * running kernel with the other kernel's offsets: the load is expected
@@ -17,7 +22,7 @@
 #include <string.h>
 #include <bpf/libbpf.h>
 
-static int relos, failed;
+static int relos, failed, unmatched;
 
 static int log_line(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
@@ -31,6 +36,8 @@ static int log_line(enum libbpf_print_level level, const char *fmt, va_list ap)
 		failed++;
 		fputs(buf, stderr);
 	}
+	if (strstr(buf, ": relo #") && strstr(buf, "no matching targets found"))
+		unmatched++;
 	return 0;
 }
 
@@ -56,6 +63,6 @@ int main(int argc, char **argv)
 		bpf_map__set_pin_path(m, NULL);
 	bpf_object__load(obj);
 	bpf_object__close(obj);
-	printf("relocations %d failed %d\n", relos, failed);
+	printf("relocations %d failed %d unmatched %d\n", relos, failed, unmatched);
 	return 0;
 }

@@ -17,14 +17,18 @@
 # symbols must name none of libgcc's divisions.  A canary header with a
 # u64 / u64 must name one, so the check is known to work.  Headers of
 # kernel APIs (no userspace build) are skipped: make build32 compiles
-# them, with the modules, against a 32-bit kernel's headers.
+# them, with the modules, against a 32-bit kernel's headers.  A
+# controller, NAME_ctl.h, needs a flavour's accessors: its unit test
+# (selftests/unit/test_NAME_ctl.c), which includes it, is compiled.
 #
 # Installed by selftests/unit/Makefile as build/unit/test_div64_m32.
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 cc=${CC:-cc}
 libgcc='__udivdi3|__divdi3|__umoddi3|__moddi3|__udivmoddi4|__divmoddi4'
-kernel_only=" csig_opt_api.h dcc_pernet.h range_param.h "
+# headers of the kernel's API (and the flavours' accessors over its struct
+# tcp_sock, which divide nothing), with no userspace build
+kernel_only=" csig_opt_api.h dcc_ctl_kern.h dcc_ctl_tcp.h dcc_pernet.h ldcp_ctl_tcp.h range_param.h "
 
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
@@ -126,7 +130,14 @@ for h in $hdrs; do
 		echo "ok $n - $h # SKIP kernel API only, make build32 compiles it"
 		continue
 	fi
-	check "$h" "$top/include/$h"
+	# a controller (NAME_ctl.h) compiles over its flavour's accessors:
+	# its unit test's harness
+	src=$top/include/$h
+	case $h in
+	*_ctl.h) [ -f "$top/selftests/unit/test_${h%.h}.c" ] &&
+			src=$top/selftests/unit/test_${h%.h}.c;;
+	esac
+	check "$h" "$src"
 	case $? in
 	0)	echo "ok $n - $h ($funcs functions): no 64-bit division through libgcc on 32-bit x86";;
 	1)	echo "not ok $n - $h: 64-bit division through libgcc on 32-bit x86: $divs"

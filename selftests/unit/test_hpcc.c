@@ -287,7 +287,7 @@ int main(void)
 		g.w_used = 90000;	/* exactly 90% */
 		st = fresh(100000, FRAC(0.5), 2);
 		tap_eq_u64(hpcc_compute_wind(&st, &g, 1), 101000,
-			   "Wc used at 90%: W = Wc + W_ai = 101000");
+			   "Wc used at 90%%: W = Wc + W_ai = 101000");
 		tap_ok(st.inc_stage == 3 && !st.held, "... incStage 3, not held");
 		st = fresh(100000, FRAC(0.5), 5);
 		/* 100000 * 0.95 / 0.5 + 1000 = 191000 (ETA rounds down: 190999) */

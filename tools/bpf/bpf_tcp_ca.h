@@ -237,6 +237,16 @@ static __always_inline struct tcp_sock *tcp_sk(const struct sock *sk)
 	return (struct tcp_sock *)sk;
 }
 
+static __always_inline __u32 tcp_snd_cwnd(const struct tcp_sock *tp)
+{
+	return tp->snd_cwnd;
+}
+
+static __always_inline void tcp_snd_cwnd_set(struct tcp_sock *tp, __u32 val)
+{
+	tp->snd_cwnd = val;
+}
+
 static __always_inline __u8 icsk_ca_state(const struct sock *sk)
 {
 	return BPF_CORE_READ_BITFIELD(inet_csk(sk), icsk_ca_state);
