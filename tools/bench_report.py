@@ -6,7 +6,8 @@
                     RESULTS_DIR...
 
 RESULTS_DIR holds the JSON records of selftests/bench's scenarios
-(selftests/lib/longrun.py, fctrun.py, ackcost.py), one per scenario,
+(selftests/lib/longrun.py, fctrun.py, ackcost.py) or of the ns-3 model
+(build/sim/dccsim --out, "source": "sim"), one per scenario,
 congestion control and round.  Prints Markdown: first the evaluation's
 goals at the dc profile that the records hold (GOALS; incast at the
 largest fan-in), each a ratio of the medians with each side's range and
@@ -14,7 +15,13 @@ its verdict, "inside X's spread" where it turns within the baseline's
 range over the rounds; then per scenario, each
 congestion control's medians over the rounds with their range (for the
 web-search mix also the FCT slowdown per flow-size bin, all rounds'
-flows pooled), then hpcc's and ldcp's ratios to dctcp and cubic of the
+flows pooled, with each p50's and p99's percentile bootstrap interval
+and the flows' count), for the mixes and incast the slowdown's mean,
+p50 and p99 over all rounds' flows (and incast's queries) pooled, with
+bootstrap intervals and counts and hpcc's and ldcp's ratios to dctcp
+and cubic with the intervals of the ratios (a p99 over fewer than
+TAIL_MIN flows flagged as not meaningful), then hpcc's and ldcp's
+ratios of the medians to dctcp and cubic of the
 same run, a variant's (hpcc,KEY=VAL) to its algorithm, and the BPF
 flavour's (hpcc_bpf, ldcp_bpf) to its module twin, with whether each
 pair's ranges over the rounds overlap, and how many of its rounds ran
@@ -31,7 +38,9 @@ import glob
 import json
 import math
 import os
+import random
 import sys
+import zlib
 
 CC_ORDER = ["hpcc", "hpcc_bpf", "paced", "ldcp", "ldcp_bpf", "dctcp", "cubic", "bbr"]
 # the BPF flavour's counters (its records' "bpf") that the report shows
@@ -64,6 +73,8 @@ RATIOS = [("util", "util"), ("queue_p99_us", "queue p99"),
 FCT_COLS = [
     ("offered", "offered %", 100.0, "%.1f"),
     ("util", "util %", 100.0, "%.1f"),
+    # the ns-3 model's: over the arrivals' window, without the drain
+    ("util_window", "util arrivals %", 100.0, "%.1f"),
     ("queue_p50_us", "queue p50 us", 1.0, "%.0f"),
     ("queue_p99_us", "queue p99 us", 1.0, "%.0f"),
     ("queue_max_us", "queue max us", 1.0, "%.0f"),
@@ -80,13 +91,13 @@ FCT_COLS = [
     ("drops", "drops", 1.0, "%.0f"),
     ("marks", "marks", 1.0, "%.0f"),
 ]
-INCAST_COLS = FCT_COLS[1:9] + [
+INCAST_COLS = FCT_COLS[1:2] + FCT_COLS[3:10] + [
     ("slowdown_p50", "flow slowdown p50", 1.0, "%.1f"),
     ("slowdown_p99", "flow slowdown p99", 1.0, "%.1f"),
     ("qct_p50", "query slowdown p50", 1.0, "%.2f"),
     ("qct_p99", "query slowdown p99", 1.0, "%.2f"),
     ("start_skew_ms", "start skew ms", 1.0, "%.0f"),
-] + FCT_COLS[13:]
+] + FCT_COLS[14:]
 FCT_RATIOS = [("slowdown_p50", "slowdown p50"), ("slowdown_p99", "slowdown p99"),
               ("small_p99", "<=BDP p99"), ("small_p99_noretx", "<=BDP p99 no retx"),
               ("queue_p99_us", "queue p99"),
@@ -206,15 +217,20 @@ def describe(r0, rounds):
                  r0.get("size_scale", 1), r0["load_pct"], r0["nsenders"], r0["secs"],
                  r0.get("seeds")))
     elif k == "incast":
+        size = r0.get("flow_size") or (r0["series"]["fct"][0][0] if r0["series"]["fct"] else 0)
         what = ("%d senders, %d queries of one %d KB flow each" %
-                (r0["nsenders"], r0["metrics"].get("queries") or 0,
-                 (r0["series"]["fct"][0][0] if r0["series"]["fct"] else 0) // 1024))
+                (r0["nsenders"], r0["metrics"].get("queries") or 0, size // 1024))
+        if r0.get("load_pct") and r0.get("flow_size"):
+            what += (" beside %s flows at %g%% load (the flows' columns are theirs)" %
+                     ({"hadoop": "Hadoop"}.get(r0.get("mix"), "web-search"), r0["load_pct"]))
     else:
         what = "%d flows, %g s; measured %g-%g s" % (r0["nflows"], r0["secs"],
                                                       r0["window"][0], r0["window"][1])
     delay = r0["delay"]
     if len(set(r0.get("delays") or [])) > 1:
         delay = "per flow " + ", ".join(r0["delays"])
+    if r0.get("source") == "sim":
+        what += " (the ns-3 model, %s topology, MTU %d)" % (r0.get("topo"), r0.get("mtu", 1500))
     return ("%s; %g Mbit/s, base delay %s; kernel %s; %d round(s): median (min-max)." %
             (what, r0["rate_mbit"], delay, r0["kernel"], rounds))
 
@@ -232,24 +248,173 @@ def pct(v, p):
     return v[min(len(v) - 1, int(round(p / 100.0 * (len(v) - 1))))] if v else None
 
 
-def bin_table(ccs, recs, rst):
-    """FCT slowdown per size bin, the flows of all rounds pooled"""
-    bins = list(recs[0]["metrics"]["bins"])
+# Tails over the flows of all rounds pooled, with a percentile bootstrap
+# over flows: BOOT_B resamples, BOOT_LEVEL two-sided; each statistic's
+# generator seeded from its label, so that a report is reproducible.  A
+# p99 over fewer than TAIL_MIN flows rests on its one or two largest
+# values: shown, flagged as not meaningful.
+BOOT_B = 1000
+BOOT_LEVEL = 0.95
+TAIL_MIN = 100
+
+
+def boot_rng(label):
+    return random.Random(zlib.crc32(label.encode()))
+
+
+def boot_reps(v, stat, label, b=BOOT_B):
+    """the bootstrap replicates of stat ("mean" or a percentile, a
+    number, as pct() reads it) over the sample v.  A percentile's
+    replicate is drawn exactly and in O(1): a resample's element is
+    sorted(v)[floor(U n)] for U uniform, so its k-th smallest is
+    sorted(v)[floor(U_(k) n)], U_(k) the k-th of n uniforms, Beta(k,
+    n + 1 - k)"""
+    rng = boot_rng(label)
+    n = len(v)
+    if stat == "mean":
+        return [math.fsum(rng.choices(v, k=n)) / n for _ in range(b)]
+    sv = sorted(v)
+    k = min(n - 1, int(round(stat / 100.0 * (n - 1)))) + 1
+    return [sv[min(n - 1, int(rng.betavariate(k, n + 1 - k) * n))] for _ in range(b)]
+
+
+def boot_ci(reps, level=BOOT_LEVEL):
+    """the percentile interval of the replicates"""
+    r = sorted(x for x in reps if x is not None)
+    if not r:
+        return None
+    a = (1 - level) / 2
+    return (r[int(math.floor(a * (len(r) - 1)))], r[int(math.ceil((1 - a) * (len(r) - 1)))])
+
+
+def estimate(v, stat, label):
+    """(point, (lo, hi), n, replicates) of stat over v; None when empty"""
+    if not v:
+        return None
+    point = math.fsum(v) / len(v) if stat == "mean" else pct(v, stat)
+    reps = boot_reps(v, stat, label)
+    return (point, boot_ci(reps), len(v), reps)
+
+
+def meaningful(stat, n):
+    return stat == "mean" or stat < 99 or n >= TAIL_MIN
+
+
+def fmt_est(e, fmt="%.2f", count=True):
+    """point [lo-hi] (n flows), or a flagged p99"""
+    if e is None:
+        return "-"
+    point, ci, n, _ = e
+    s = (fmt + " [" + fmt + "-" + fmt + "]") % (point, ci[0], ci[1])
+    return s + (" (n=%d)" % n if count else "")
+
+
+def fmt_tail(e, stat, fmt="%.2f"):
+    """an estimate without its count; a p99 over too few flows flagged"""
+    if e is None:
+        return "-"
+    if not meaningful(stat, e[2]):
+        return (fmt + " (not meaningful: n < %d)") % (e[0], TAIL_MIN)
+    return fmt_est(e, fmt, count=False)
+
+
+def ratio_est(a, b):
+    """a / b of two estimates, with the interval of the replicates'
+    ratios (a's and b's resamples independent)"""
+    if a is None or b is None or not b[0]:
+        return None
+    reps = [x / y if y else None for x, y in zip(a[3], b[3])]
+    return (a[0] / b[0], boot_ci(reps), min(a[2], b[2]), reps)
+
+
+def bin_edges(recs):
     # decades from one BDP (fctrun.py; 20 KB in records without it)
     b = recs[0].get("bdp", 20e3)
-    edges = [(0, b), (b, 10 * b), (10 * b, 100 * b), (100 * b, float("inf"))]
+    return [(0, b), (b, 10 * b), (10 * b, 100 * b), (100 * b, float("inf"))]
+
+
+def bin_table(ccs, recs, rst):
+    """FCT slowdown per size bin, the flows of all rounds pooled: p50
+    and p99 with their bootstrap intervals and the flows' count"""
+    bins = list(recs[0]["metrics"]["bins"])
+    edges = bin_edges(recs)
+    scen = recs[0]["scenario"]
     rows = []
     for cc in ccs:
         fl = [f for r in recs if r["cc"] == cc for f in r["series"]["fct"]]
         cells = []
-        for lo, hi in edges[:len(bins)]:
+        for (lo, hi), name in zip(edges, bins):
             v = [f[2] for f in fl if lo < f[0] <= hi]
-            cells.append("%.1f / %.1f / %.1f (%d)" % (pct(v, 50), pct(v, 95), pct(v, 99), len(v))
-                         if v else "-")
+            p50 = estimate(v, 50, "%s/%s/%s/p50" % (scen, cc, name))
+            p99 = estimate(v, 99, "%s/%s/%s/p99" % (scen, cc, name))
+            cells.append("%s / %s (n=%d)" % (fmt_tail(p50, 50, "%.1f"), fmt_tail(p99, 99, "%.1f"),
+                                             len(v)) if v else "-")
         rows.append([cc] + cells)
-    out = ["", "FCT slowdown p50 / p95 / p99 (flows) per flow size, all rounds' flows:", ""]
+    out = ["", "FCT slowdown p50 / p99 [%d%% bootstrap interval] (flows) per flow size, "
+           "all rounds' flows pooled:" % (BOOT_LEVEL * 100), ""]
     out += (rst_table if rst else md_table)(["cc"] + bins, rows)
     return out + [""]
+
+
+def pooled_table(ccs, recs, rst):
+    """the flows (and incast's queries) of all rounds pooled: count,
+    mean, p50 and p99 slowdown with bootstrap intervals, and hpcc's and
+    ldcp's ratios to dctcp and cubic with the intervals of the ratios"""
+    scen = recs[0]["scenario"]
+    inc = kind(recs[0]) == "incast"
+    bdp = recs[0].get("bdp", 20e3)
+    cols = [("flows", "mean", lambda f: True), ("flows", 50, lambda f: True),
+            ("flows", 99, lambda f: True)]
+    if not inc:
+        cols.append(("<=BDP", 99, lambda f: f[0] <= bdp))
+    has_q = inc and all("qct" in r["series"] for r in recs)
+    if has_q:
+        cols += [("queries", "mean", None), ("queries", 50, None), ("queries", 99, None)]
+    est = {}
+    rows = []
+    for cc in ccs:
+        rs = [r for r in recs if r["cc"] == cc]
+        fl = [f for r in rs for f in r["series"]["fct"]]
+        qs = [q for r in rs for q in r["series"].get("qct", []) if q is not None]
+        cells = []
+        for what, stat, sel in cols:
+            v = qs if sel is None else [f[2] for f in fl if sel(f)]
+            e = estimate(v, stat, "%s/%s/%s/%s" % (scen, cc, what, stat))
+            est[(cc, what, stat)] = e
+            cells.append(fmt_tail(e, stat))
+        counts = "%d" % len(fl)
+        if has_q:
+            counts += " / %d" % len(qs)
+        rows.append([cc, counts] + cells)
+    name = {"mean": "mean", 50: "p50", 99: "p99"}
+    head = ["cc", "flows" + (" / queries" if has_q else "")]
+    head += ["%s %s" % ({"flows": "slowdown", "<=BDP": "<=BDP slowdown",
+                         "queries": "query slowdown"}[w], name[st]) for w, st, _ in cols]
+    out = ["Slowdown over all rounds' %s pooled: estimate [%d%% percentile bootstrap over "
+           "%s, %d resamples]; a p99 over fewer than %d is flagged:" %
+           ("flows and queries" if has_q else "flows", BOOT_LEVEL * 100,
+            "flows and queries" if has_q else "flows", BOOT_B, TAIL_MIN), ""]
+    out += (rst_table if rst else md_table)(head, rows)
+    lines = []
+    for a in ("hpcc", "ldcp"):
+        for b in ("dctcp", "cubic"):
+            if a not in ccs or b not in ccs:
+                continue
+            parts = []
+            for what, stat, _ in cols:
+                r = ratio_est(est[(a, what, stat)], est[(b, what, stat)])
+                lab = {"flows": "", "<=BDP": "<=BDP ", "queries": "query "}[what] + name[stat]
+                if r is None:
+                    parts.append("%s -" % lab)
+                elif not meaningful(stat, r[2]):
+                    parts.append("%s %.2f (not meaningful: n < %d)" % (lab, r[0], TAIL_MIN))
+                else:
+                    parts.append("%s %s" % (lab, fmt_est(r, count=False)))
+            lines.append("- %s / %s: %s" % (a, b, ", ".join(parts)))
+    if lines:
+        out += ["", "Ratios of the pooled estimates [bootstrap interval of the ratio]:", ""]
+        out += lines
+    return [""] + out + [""]
 
 
 def table(scen, recs, rst, img):
@@ -279,6 +444,8 @@ def table(scen, recs, rst, img):
     out.append("")
     if k == "poisson":
         out += bin_table(ccs, recs, rst)
+    if k in ("poisson", "incast") and all("fct" in r["series"] for r in recs):
+        out += pooled_table(ccs, recs, rst)
     lines = []
     # each algorithm against the baselines; a variant (hpcc,KEY=VAL)
     # against its algorithm with the defaults
@@ -409,14 +576,17 @@ def flows_plot(scen, first, ccs, outdir, prefix, plt):
     fig, axs = plt.subplots(len(ccs), 1, figsize=(8, 1.8 * len(ccs) + 0.6),
                             sharex=True, squeeze=False)
     for ax, cc in zip(axs[:, 0], ccs):
+        # the ns-3 model's records (sim/, "source": "sim") bin finer
+        dt = first[cc]["series"].get("flow_dt", 0.5)
         for i, f in enumerate(first[cc]["series"]["flows"]):
-            t = [f["start"] + 0.5 * (k + 1) for k in range(len(f["mbit"]))]
+            t = [f["start"] + dt * (k + 1) for k in range(len(f["mbit"]))]
             ax.plot(t, f["mbit"], lw=1, label="flow %s" % f.get("name", i + 1))
         ax.set_ylabel("%s\nMbit/s" % cc)
         ax.set_ylim(bottom=0)
         if any("name" in f for f in first[cc]["series"]["flows"]):
             ax.legend(fontsize=7, loc="upper right")
-    axs[-1, 0].set_xlabel("time, s (0.5 s intervals)")
+    axs[-1, 0].set_xlabel("time, s (%g s intervals)" %
+                          first[ccs[0]]["series"].get("flow_dt", 0.5))
     axs[0, 0].set_title("%s: throughput of each flow" % scen)
     fig.tight_layout()
     fig.savefig(os.path.join(outdir, "%s%s-flows.png" % (prefix, scen)), dpi=80)

@@ -20,19 +20,9 @@ import tempfile
 
 TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 LIB = os.path.join(TOP, "selftests", "lib")
+sys.path.insert(0, LIB)
+import ktap  # noqa: E402
 PY = "/usr/bin/python3"
-n = 0
-failed = 0
-
-
-def ok(cond, what, diag=""):
-    global n, failed
-    n += 1
-    if not cond:
-        failed += 1
-        if diag:
-            print("# " + str(diag).replace("\n", "\n# "))
-    print("%sok %d %s" % ("" if cond else "not ", n, what))
 
 
 def write(path, obj):
@@ -63,8 +53,7 @@ def run(args):
     return p.returncode, p.stdout + p.stderr
 
 
-print("TAP version 13")
-print("1..16")
+ktap.plan(16)
 d = tempfile.mkdtemp()
 res = os.path.join(d, "results")
 os.makedirs(res)
@@ -94,15 +83,15 @@ for cc, cpu in (("hpcc", "1000 5000 1600 6200"), ("paced", "1000 5000 1500 6200"
                    "drops=0", "marks=0", "syn_retrans=0", "cpu=" + cpu, "hz=100",
                    "--", f1 + "@0", f2 + "@3"])
     rcs.append((rc, out))
-ok(all(rc == 0 for rc, _ in rcs), "longrun.py: a record per run", rcs)
+ktap.ok(all(rc == 0 for rc, _ in rcs), "longrun.py: a record per run", rcs)
 with open(os.path.join(res, "dc-convergence-hpcc-r1.json")) as f:
     m = json.load(f)
 mm = m["metrics"]
-ok(abs(mm["cpu_busy"] - 0.5) < 1e-9 and abs(mm["mbit_per_cpu_s"] - 50) < 1e-6,
+ktap.ok(abs(mm["cpu_busy"] - 0.5) < 1e-9 and abs(mm["mbit_per_cpu_s"] - 50) < 1e-6,
    "CPU: half of the ticks busy, 50 Mbit per busy CPU second", mm)
-ok(mm["conv_s"] == 1.5, "convergence: 80% of the share of what the flows carried, at 1.5 s",
+ktap.ok(mm["conv_s"] == 1.5, "convergence: 80% of the share of what the flows carried, at 1.5 s",
    mm["conv_s"])
-ok(m["delays"] == ["10ms", "40ms"], "each flow's base delay in the record", m.get("delays"))
+ktap.ok(m["delays"] == ["10ms", "40ms"], "each flow's base delay in the record", m.get("delays"))
 
 # flow completion: one sender's flowgen.py output, four flows up to a
 # BDP (128 KB), one of which retransmitted and took 10 times the ideal
@@ -121,13 +110,13 @@ for cc in ("hpcc", "dctcp"):
                     "backlog=" + backlog, "backlog_dt=0.1", "drops=0", "marks=0",
                     "timeouts=0", "bdp=128000", "load_pct=60", "seeds=1",
                     "size_scale=1", "mix=hadoop", "--", g1]))
-ok(all(rc == 0 for rc, _ in rcs), "fctrun.py: a record per run", rcs)
+ktap.ok(all(rc == 0 for rc, _ in rcs), "fctrun.py: a record per run", rcs)
 with open(os.path.join(res, "dc-hadoop60-hpcc-r1.json")) as f:
     m = json.load(f)
 mm = m["metrics"]
 # ideal: 10.2 ms + size at 100 Mbit/s of payload (1444/1510): the
 # slowdowns of the three clean ones are below 1.2, the fourth's about 9
-ok(mm["retx_flows"] == 1 and mm["small_p99"] > 8 and mm["small_p99_noretx"] < 1.3,
+ktap.ok(mm["retx_flows"] == 1 and mm["small_p99"] > 8 and mm["small_p99_noretx"] < 1.3,
    "the flows that retransmitted, and the tail of those that did not", mm)
 
 # the BPF flavour beside its module twin (selftests/lib/cc.sh): two
@@ -152,7 +141,7 @@ for cc, rnd, util, bpf in (("hpcc", 1, "0.5", None), ("hpcc", 2, "0.6", None),
                     "syn_retrans=0"] + kv + ["--", f1 + "@0"]))
 with open(os.path.join(res, "dumbbell-hpcc_bpf-r1.json")) as f:
     m = json.load(f)
-ok(all(rc == 0 for rc, _ in rcs) and
+ktap.ok(all(rc == 0 for rc, _ in rcs) and
    m.get("bpf") == {"ok": True, "check": "on U",
                     "counters": {"flows": 20, "flows_no_csig": 0, "samples_u": 900}} and
    rcs[2][1].rstrip().endswith("on U"),
@@ -160,14 +149,14 @@ ok(all(rc == 0 for rc, _ in rcs) and
 
 pd = os.path.join(d, "plots")
 rc, rep = run([os.path.join(TOP, "tools", "bench_report.py"), "--plots", pd, res])
-ok(rc == 0, "bench_report.py: exit 0", rep)
-ok("| CPU % | Mbit per CPU s |" in rep and "| 50 | 50 |" in rep,
+ktap.ok(rc == 0, "bench_report.py: exit 0", rep)
+ktap.ok("| CPU % | Mbit per CPU s |" in rep and "| 50 | 50 |" in rep,
    "the long-flow table has the CPU columns", rep)
-ok("- hpcc / paced: util 1.00" in rep and
+ktap.ok("- hpcc / paced: util 1.00" in rep and
    "- hpcc,grow_pct=0 / hpcc: util 1.00" in rep and
    "Mbit per CPU s 1.00" in rep,
    "ratios to the paced reference and of a variant to its algorithm", rep)
-ok("- hpcc_bpf / hpcc: util 0.91, queue p99 1.00" in rep and
+ktap.ok("- hpcc_bpf / hpcc: util 0.91, queue p99 1.00" in rep and
    "ranges over the rounds overlap: util yes, queue p99 yes" in rep and
    "- ldcp_bpf / ldcp: util 1.00" in rep and
    "- hpcc_bpf on U in 2 of 2 rounds (dccbpf's counters per run, medians: "
@@ -175,7 +164,7 @@ ok("- hpcc_bpf / hpcc: util 0.91, queue p99 1.00" in rep and
    "- ldcp_bpf with ECN in 0 of 1 rounds" in rep and "NOT with ECN" in rep and
    rep.index("| hpcc |") < rep.index("| hpcc_bpf |") < rep.index("| ldcp |"),
    "the BPF flavour's rows beside its twins, its ratios and its rounds as meant", rep)
-ok("Hadoop flow sizes" in rep and "<=BDP p99 no retx" in rep and
+ktap.ok("Hadoop flow sizes" in rep and "<=BDP p99 no retx" in rep and
    "per flow 10ms, 40ms" in rep and
    all(os.path.exists(os.path.join(pd, p)) for p in
        ("dc-convergence-queue.png", "dc-convergence-flows.png",
@@ -209,18 +198,18 @@ for rnd, (hs, ds, hq, dq, ht, dt) in enumerate([(2.0, 4.2, 786, 2097, 0, 0),
                  start_skew_ms=20),
              rec("dc-incast32", "dctcp", rnd, timeouts=dt, queue_p99_us=8000)]
 g = "\n".join(bench_report.goals(recs, False))
-ok("| hpcc, web-search 60%: <=BDP p99 (dc-websearch60) | <= 0.5 | 0.41: 2.40 (2.00-4.50) "
+ktap.ok("| hpcc, web-search 60%: <=BDP p99 (dc-websearch60) | <= 0.5 | 0.41: 2.40 (2.00-4.50) "
    "against dctcp's 5.90 (4.20-6.90) | met, inside dctcp's spread |" in g and
    "| hpcc, web-search 60%: all flows p99 (dc-websearch60) | <= 0.7 | 0.32: 3.00 against "
    "dctcp's 9.40 | met |" in g and
    "0.37: 786 (786-1049) us against dctcp's 2097 (2097-2884) us | missed |" in g,
    "goals: ratios of the medians, ranges, met, missed and inside the baseline's spread", g)
-ok("| hpcc, long flows: util of paced's (dc-convergence) | >= 0.98 | 0.99: 84.0 % against "
+ktap.ok("| hpcc, long flows: util of paced's (dc-convergence) | >= 0.98 | 0.99: 84.0 % against "
    "paced's 85.0 % | met |" in g and
    "| hpcc, late flow at 80% of its share (dc-convergence) | <= 0.2 | 0.50 s against "
    "dctcp's never | met |" in g,
    "goals: utilisation against paced, a late flow that never got its share", g)
-ok("dc-incast16" not in g and
+ktap.ok("dc-incast16" not in g and
    "| ldcp, incast: queue p99 (dc-incast32) | <= 0.5 | 0.25: 2000 us against dctcp's "
    "8000 us | met |" in g and
    "| ldcp, incast: no RTO where dctcp has them (dc-incast32) | none | ldcp 0, dctcp 1 "
@@ -232,9 +221,9 @@ g2 = "\n".join(bench_report.goals(recs, False))
 recs = [r for r in recs if r["scenario"] != "dc-incast32" or r["cc"] != "ldcp"] + \
     [rec("dc-incast32", "ldcp", rnd, timeouts=rnd - 1, queue_p99_us=2000) for rnd in (1, 2, 3)]
 g3 = "\n".join(bench_report.goals(recs, False))
-ok("ldcp 0, dctcp 0 a round; start skew 20.0 ms | not readable: neither had any |" in g2 and
+ktap.ok("ldcp 0, dctcp 0 a round; start skew 20.0 ms | not readable: neither had any |" in g2 and
    "ldcp 1 (0-2), dctcp 0 a round | missed: ldcp had some, dctcp none |" in g3 and
    bench_report.goals([rec("websearch60", "hpcc", 1, small_p99=1.0),
                        rec("websearch60", "dctcp", 1, small_p99=2.0)], False) == [],
    "goals: no RTO to compare with; none from the small profile's records", g2 + g3)
-sys.exit(1 if failed else 0)
+ktap.finished()

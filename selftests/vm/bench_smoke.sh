@@ -17,6 +17,8 @@
 # compared.  The harness is the same userspace on every kernel, and
 # hpcc.sh and ldcp.sh run the algorithms on each: it runs on the 6.1
 # target only, to keep the suite's time.
+#
+# selftests: alone
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 . "$here/../lib/ktap.sh"
@@ -26,7 +28,7 @@ case $(uname -r) in
 *) ktap_skip_all "the benchmark harness is tested on the 6.1 target (the algorithms are tested on every kernel by hpcc.sh and ldcp.sh)" ;;
 esac
 
-ktap_plan 8
+ktap_plan 9
 allowed=$(sysctl -n net.ipv4.tcp_allowed_congestion_control)
 res=$(mktemp -d)
 out=$(ROUNDS=1 NFLOWS=2 SECS=5 CCS="hpcc ldcp cubic" RESULTS=$res \
@@ -71,12 +73,16 @@ ktap_expect "each mix record has its flows, all completed, the same sizes for bo
 rep=$(python3 "$top/tools/bench_report.py" "$res")
 rrc=$?
 printf '%s\n' "$rep" | sed 's/^/# /'
+# rows: the long flows' table (3), the mix's (2), its slowdown by flow
+# size (2) and its flows pooled over the rounds (2)
 ktap_expect "bench_report.py: a table row per congestion control" \
-	"$rrc == 0 && $(printf '%s\n' "$rep" | grep -cE '^\| (hpcc|ldcp|cubic) \| [0-9]')== 3 + 2 + 2"
+	"$rrc == 0 && $(printf '%s\n' "$rep" | grep -cE '^\| (hpcc|ldcp|cubic) \| [0-9]')== 3 + 2 + 2 + 2"
 ktap_expect "... and hpcc's and ldcp's ratios to cubic" \
 	"$(printf '%s\n' "$rep" | grep -cE '^- (hpcc|ldcp) / cubic: util [0-9.]+, queue p99 [0-9.]+')== 2"
 ktap_expect "... and the web-search mix's slowdown per flow size" \
-	"$(printf '%s\n' "$rep" | grep -cE '^\| (hpcc|cubic) \| ([0-9.]+ / [0-9.]+ / [0-9.]+ \([0-9]+\)|-) \|')== 2"
+	"$(printf '%s\n' "$rep" | grep -cE '^\| (hpcc|cubic) \| ([0-9.]+ \[[0-9.]+-[0-9.]+\] / [0-9.]+ .*\(n=[0-9]+\)|-) \|')== 2"
+ktap_expect "... and its flows pooled, with bootstrap intervals" \
+	"$(printf '%s\n' "$rep" | grep -cE '^\| (hpcc|cubic) \| [0-9]+ \| [0-9.]+ \[[0-9.]+-[0-9.]+\] \|')== 2"
 rm -rf "$res"
 sysctl -qw net.ipv4.tcp_allowed_congestion_control="$allowed"
 sleep 1
