@@ -20,7 +20,8 @@ PKGS="build-essential make gcc kmod cpio gzip xz-utils bc flex bison
 	clang llvm libbpf-dev bpftool libclang-rt-14-dev
 	iproute2 iperf3 ethtool sparse linux-source iputils-ping jq bc nftables dkms
 	debhelper dh-dkms lintian
-	python3 python3-matplotlib"
+	python3 python3-matplotlib
+	libns3-dev valgrind"
 
 need=
 for p in $PKGS; do
