@@ -32,6 +32,12 @@
 #                              bottlenecks, Mbit/s; about an hour
 #                              at the defaults, BENCH_TIMEOUT=s the
 #                              scenario guest's limit (4 h)
+#   make bench-ackcost-sim     instructions per ACK of hpcc's and ldcp's
+#                              controllers and of DCTCP's sender-side
+#                              per-ACK work, callgrind on a recorded ACK
+#                              trace (selftests/bench/ackcost_sim.sh;
+#                              ACKCOST_RECORD=1 records the traces
+#                              again from the ns-3 model first)
 #   make bench-native          the BPF flavour alone, on the host kernel
 #                              (selftests/bench/native.sh; also
 #                              BENCH=native), table in build/bench-native/
@@ -48,6 +54,15 @@
 #   make deb                   Debian packages in build/deb/: tcp-dcc-dkms
 #                              (the sources, built by DKMS) and tcp-dcc-tools
 #   make demo                  boot a VM and compare congestion controls
+#   make sim                   the ns-3 model (sim/, Documentation/sim.rst):
+#                              build/sim/dccsim, against libns3-dev
+#                              (make check runs its smoke test,
+#                              selftests/host/sim_smoke.t)
+#   make bench-sim             the datacenter scenarios in the model, every
+#                              cc side by side (tools/sim_bench.sh;
+#                              SIM_BENCH or SIM, SIM_CCS, SIM_SEEDS,
+#                              SIM_JOBS),
+#                              tables in build/bench-sim/results.md
 #   make clean
 
 SHELL := /bin/bash
@@ -85,10 +100,14 @@ KMOD_SRCS := $(wildcard selftests/kmod/Kbuild selftests/kmod/*.c) include
 
 CHECKPATCH ?= $(firstword $(wildcard /usr/src/linux-checkpatch/scripts/checkpatch.pl))
 # Every C file, tracked or new.  libFuzzer entry points are named by
-# libFuzzer's API (LLVMFuzzerTestOneInput), so fuzz targets are left out.
-C_FILES = $(filter-out selftests/unit/fuzz_%,$(shell cd $(TOP) && \
+# libFuzzer's API (LLVMFuzzerTestOneInput), so fuzz targets are left out,
+# and so are the ns-3 model's C++ headers (sim/, ns-3's style), but for
+# its C (the configuration, the controllers' glue and what it shares).
+SIM_C := sim/csig_cfg.% sim/dcc_sim.h sim/dcc_glue_common.h sim/%_glue.c sim/dcc_acktrace.%
+C_FILES = $(filter-out selftests/unit/fuzz_% $(filter-out $(SIM_C),$(filter sim/%,$(ALL_C))),$(ALL_C))
+ALL_C = $(shell cd $(TOP) && \
 		git ls-files --cached --others --exclude-standard '*.c' '*.h' \
-		2>/dev/null || find . -name '*.[ch]' -not -path './build/*'))
+		2>/dev/null || find . -name '*.[ch]' -not -path './build/*')
 
 # $(1) kernel, $(2) output dir, $(3) sources, $(4) extra kbuild arguments
 define kbuild
@@ -99,7 +118,7 @@ endef
 
 Q ?= @
 
-.PHONY: all tools bench bench-native modules deps check unit fuzz vmcheck lint install deb demo clean help kvers \
+.PHONY: all tools bench bench-native bench-ackcost-sim bench-sim modules deps check unit fuzz vmcheck lint install deb demo sim clean help kvers \
 	build32 build32-modules \
 	$(addprefix modules-,$(KVERS))
 
@@ -156,6 +175,9 @@ LINUX_SRC_TAR ?= $(lastword $(sort $(wildcard /usr/src/linux-source-*.tar.xz)))
 DCTCP_DIR := $(BUILD)/bpf_dctcp
 DCTCP_SRCS := tools/testing/selftests/bpf/progs/bpf_dctcp.c \
 	tools/testing/selftests/bpf/bpf_tcp_helpers.h
+# run in the selftests' bpf directory: DCTCP_CC SOURCE OBJECT
+DCTCP_CC = clang -O2 -g -target bpf -D__TARGET_ARCH_x86 -I. \
+	-I$(DCTCP_DIR)/inc -I/usr/include/$$($(CC) -dumpmachine) -c $(1) -o $(2)
 $(BUILD)/bpf/bpf_dctcp.bpf.o:
 	@test -n "$(LINUX_SRC_TAR)" || \
 		{ echo "no /usr/src/linux-source-*.tar.xz (run: make deps)" >&2; exit 1; }
@@ -166,9 +188,21 @@ $(BUILD)/bpf/bpf_dctcp.bpf.o:
 		tar -xJf $(LINUX_SRC_TAR) -C $(DCTCP_DIR) --strip-components=1 \
 			$(addprefix $$top/,$(DCTCP_SRCS))
 	$(Q)cd $(DCTCP_DIR)/tools/testing/selftests/bpf && \
-		clang -O2 -g -target bpf -D__TARGET_ARCH_x86 -I. \
-			-I$(DCTCP_DIR)/inc -I/usr/include/$$($(CC) -dumpmachine) \
-			-c progs/bpf_dctcp.c -o $@
+		$(call DCTCP_CC,progs/bpf_dctcp.c,$@)
+
+# Its twin for the native benchmark's receivers: the same program under
+# other names (the congestion control bpf_dctcp_rx, programs dctcprx_*),
+# so that the run time of bpf_dctcp's programs is its senders' alone,
+# while the receivers echo CE as DCTCP's do (selftests/bench/native.sh).
+$(BUILD)/bpf/bpf_dctcp_rx.bpf.o: $(BUILD)/bpf/bpf_dctcp.bpf.o
+	@echo "  DCTCP   $@ (the receivers' twin)"
+	$(Q)cd $(DCTCP_DIR)/tools/testing/selftests/bpf && \
+		sed -e 's/\bdctcp_\(init\|ssthresh\|update_alpha\|state\|cwnd_event\|cwnd_undo\|cong_avoid\)\b/dctcprx_\1/g' \
+		    -e 's/^struct tcp_congestion_ops dctcp\b/struct tcp_congestion_ops dctcp_rx/' \
+		    -e 's/^struct tcp_congestion_ops dctcp_nouse/struct tcp_congestion_ops dctcprx_nouse/' \
+		    -e 's/"bpf_dctcp"/"bpf_dctcp_rx"/; s/"bpf_dctcp_nouse"/"dctcprx_nouse"/' \
+		    progs/bpf_dctcp.c > progs/bpf_dctcp_rx.c && \
+		$(call DCTCP_CC,progs/bpf_dctcp_rx.c,$@)
 
 # Benchmarks: ns per packet of the BPF programs (host, BPF_PROG_TEST_RUN),
 # the BPF flavour's congestion controls on the host kernel
@@ -233,14 +267,35 @@ bench: unit modules
 	t=$$(($$(date +%s) - t0)); echo "  BENCH   $$((t / 60)) min $$((t % 60)) s, exit $$rc"; \
 	exit $$rc
 
+# VM_LOCK=FILE: the native benchmark loads every CPU; on a machine whose
+# other runs (VMs) take that lock with flock(1), it waits for it first.
+VM_LOCK ?=
 # The BPF flavour natively (the host kernel, no VM): hpcc_bpf, ldcp_bpf,
 # the kernel's bpf_dctcp, cubic and bbr through an htb bottleneck with
 # the CSIG port model, and the CSIG host path's cost
 # (Documentation/results.rst, "The BPF flavour, natively").  ROUNDS=N.
-bench-native: tools $(BUILD)/bpf/bpf_dctcp.bpf.o
+bench-native: tools $(BUILD)/bpf/bpf_dctcp.bpf.o $(BUILD)/bpf/bpf_dctcp_rx.bpf.o
 	@echo "  BENCH   the BPF flavour natively (host, $$(uname -r))"
-	@OUT=$(BUILD)/bench-native $(if $(ROUNDS),ROUNDS=$(ROUNDS)) \
-		$(TOP)/selftests/bench/native.sh
+	@OUT=$(BUILD)/bench-native $(if $(ROUNDS),ROUNDS=$(ROUNDS)) $(if $(CCS),CCS='$(CCS)') \
+		$(if $(VM_LOCK),flock $(VM_LOCK)) $(TOP)/selftests/bench/native.sh
+
+# Instructions per ACK (selftests/bench/ackcost_sim.sh): tools/ackcost.c
+# with the ns-3 model's C glue of the controllers, the code the model
+# runs, compiled as the model compiles it (-O2); DCTCP's transcription
+# (tools/ackcost_dctcp.h) with the same flags.  ACKCOST_RECORD=1 first
+# records selftests/data/ackcost-*.trace again from the model (make sim).
+ACKCOST_CFLAGS := -O2 -g -Wall -Wextra -Wno-unused-parameter -std=gnu11 \
+	-I$(TOP)/include -I$(TOP)/sim -I$(TOP)/tools
+ACKCOST_SRCS := tools/ackcost.c sim/hpcc_glue.c sim/ldcp_glue.c
+$(BUILD)/ackcost/ackcost: $(ACKCOST_SRCS) tools/ackcost_dctcp.h sim/dcc_acktrace.h \
+		sim/dcc_sim.h sim/dcc_glue_common.h $(wildcard include/*.h)
+	@mkdir -p $(dir $@)
+	@echo "  CC      $@"
+	$(Q)$(CC) $(ACKCOST_CFLAGS) -o $@ $(ACKCOST_SRCS)
+
+bench-ackcost-sim: $(BUILD)/ackcost/ackcost $(if $(ACKCOST_RECORD),sim)
+	$(if $(ACKCOST_RECORD),@$(TOP)/selftests/bench/ackcost_sim.sh record)
+	@$(TOP)/selftests/bench/ackcost_sim.sh
 
 # libFuzzer targets: FUZZ_RUNS executions each (make check runs
 # CHECK_FUZZ_RUNS).  A target that does not build, crashes, trips a
@@ -275,7 +330,7 @@ fuzz:
 		esac; \
 	done
 
-check: modules unit
+check: modules unit sim $(BUILD)/ackcost/ackcost
 	@$(MAKE) --no-print-directory fuzz FUZZ_RUNS=$(CHECK_FUZZ_RUNS)
 	@KVERS="$(KVERS)" $(TOP)/selftests/run
 
@@ -384,6 +439,27 @@ deb:
 		echo "  LINTIAN $(DEB_DIR)/*.changes"; \
 		lintian --fail-on error $(DEB_DIR)/*.changes; \
 	fi
+
+# The ns-3 model (sim/Makefile, Documentation/sim.rst): build/sim/dccsim.
+sim:
+	@nice -n 19 $(MAKE) -s -j1 -C sim
+
+# The datacenter benchmark in the model (Documentation/sim.rst): records
+# in build/bench-sim/results/, tables in build/bench-sim/results.md.
+SIM_JOBS ?= 2
+# SIM="ws50 join" is SIM_BENCH="ws50 join"
+SIM_BENCH ?= $(SIM)
+bench-sim: sim
+	@rm -rf $(BUILD)/bench-sim; mkdir -p $(BUILD)/bench-sim; \
+	t0=$$(date +%s); rc=0; \
+	SIM_JOBS=$(SIM_JOBS) SIM_BENCH="$(SIM_BENCH)" SIM_CCS="$(SIM_CCS)" \
+		SIM_SEEDS="$(SIM_SEEDS)" $(TOP)/tools/sim_bench.sh $(BUILD)/bench-sim || rc=1; \
+	echo "  REPORT  $(BUILD)/bench-sim/results.md"; \
+	nice -n 19 python3 $(TOP)/tools/bench_report.py $(BUILD)/bench-sim/results \
+		> $(BUILD)/bench-sim/results.md || rc=1; \
+	cat $(BUILD)/bench-sim/results.md; \
+	echo "  BENCH-SIM took $$(( ($$(date +%s) - t0) / 60 )) min $$(( ($$(date +%s) - t0) % 60 )) s"; \
+	exit $$rc
 
 demo: modules
 	@echo "  DEMO    booting $(firstword $(KVERS)) (about two minutes)"

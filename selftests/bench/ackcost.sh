@@ -8,7 +8,13 @@
 # call of the algorithm's tcp_congestion_ops functions (their names are
 # listed below; those the kernel has are traced) and of tcp_csig_opt's
 # option hooks.  ns per ACK: the calls' total time over the segments the
-# sender received meanwhile.  The tracer's own cost is in every call's
+# sender received meanwhile.  Only the sender's calls are counted: the
+# receiver of dctcp's flow runs ldcp and that of ldcp's flow dctcp
+# (ac_rx_cc), whose CE echo is the same (ldcp's receiver is DCTCP's,
+# include/ldcp_ctl_tcp.h) under other function names, so that the
+# receiver's in_ack_event and cwnd_event on every data segment are not
+# taken for the sender's; the other algorithms do nothing per segment
+# received.  The tracer's own cost is in every call's
 # time (some hundreds of ns under TCG), so calls per ACK are recorded
 # too; ratios between algorithms, measured in the same boot, are what
 # these figures are for.  ROUNDS (3) rounds; records ackcost-CC-rROUND.json
@@ -52,6 +58,16 @@ ac_funcs()
 	esac
 }
 
+# ac_rx_cc CC: the receiver's algorithm for CC's flow
+ac_rx_cc()
+{
+	case $(cc_algo "$1") in
+	dctcp)	echo ldcp ;;
+	ldcp)	echo dctcp ;;
+	*)	cc_algo "$1" ;;
+	esac
+}
+
 if [ "$(nproc)" != 1 ]; then
 	echo "ackcost: needs a guest with one vCPU (tools/vm/run -c 1, as make bench boots it):" \
 		"the tracer patches code, which under TCG with several vCPUs has left stale int3s" >&2
@@ -70,7 +86,8 @@ echo 0 > $tr/tracing_on
 rc=0
 for ((r = 1; r <= ROUNDS; r++)); do
 	for cc in $CCS; do
-		cc_config "$cc" 1 || { rc=1; continue; }
+		cc_config "$cc" 1 && topo_set_cc "$(ac_rx_cc "$cc")" r ||
+			{ rc=1; continue; }
 		w=$(mktemp -d)
 		: > $tr/set_ftrace_filter
 		for f in $(ac_funcs "$cc") $OPT_HOOKS; do
@@ -80,19 +97,32 @@ for ((r = 1; r <= ROUNDS; r++)); do
 		echo function_graph > $tr/current_tracer
 		: > $tr/trace
 		topo_exec r iperf3 -s -D -1 > /dev/null 2>&1
-		sleep 0.3
-		topo_iperf 1 "$cc" $((TRACE_S + 3)) > "$w/iperf.json" &
+		topo_wait_listen r 5201
+		# not topo_iperf: iperf3 -C sets the algorithm on the
+		# server's data socket too; s1's default is the algorithm
+		topo_exec s1 iperf3 -c "$TOPO_RCV_IP" -t $((TRACE_S + 6)) -J \
+			> "$w/iperf.json" &
 		sleep 1.5
 		a0=$(cc_nstat_sum TcpInSegs 1)
 		echo 1 > $tr/tracing_on
 		sleep "$TRACE_S"
 		echo 0 > $tr/tracing_on
 		a1=$(cc_nstat_sum TcpInSegs 1)
+		# what r's connections ran, as ss shows it (the flow lasts past
+		# the window: a guest saturated by the flow runs this script late)
+		topo_exec r ss -tinH state established '( sport = :5201 )' > "$w/ss"
+		rx=$(grep -owE "$(echo $CC_ALL | tr ' ' '|')" "$w/ss" | sort -u | tr '\n' ' ')
 		wait
+		if [ "${rx% }" != "$(ac_rx_cc "$cc")" ]; then
+			echo "ackcost: $cc: the receiver ran '${rx% }', not $(ac_rx_cc "$cc"):" >&2
+			cat "$w/ss" >&2
+			rc=1
+		fi
 		cp $tr/trace "$w/trace"
 		echo nop > $tr/current_tracer
 		python3 "$here_ac/ackcost.py" "$RESULTS/$SCENARIO-$cc-r$r.json" "$w/trace" \
 			scenario="$SCENARIO" cc="$cc" round="$r" kernel="$(uname -r)" \
+			rx_cc="${rx% }" \
 			acks=$((a1 - a0)) opt="${OPT_HOOKS// /,}" \
 			mbit="$(jq '.end.sum_received.bits_per_second / 1e6' "$w/iperf.json")" || rc=1
 		rm -rf "$w"

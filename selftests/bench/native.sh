@@ -27,9 +27,11 @@
 # bottleneck's utilisation (htb's bytes), the model's queue p50/p99 (its
 # histogram, as the VM benchmarks read it: selftests/lib/longrun.py),
 # and, with kernel.bpf_stats_enabled, the run time of the algorithm's
-# struct_ops programs over the ACKs the senders received (all its
-# programs' calls, the receiver's included where it runs the algorithm
-# too: ldcp_bpf and bpf_dctcp, whose receivers echo CE their way).
+# struct_ops programs over the ACKs the senders received: the senders'
+# calls only.  The receivers of ldcp_bpf and bpf_dctcp, which echo CE
+# DCTCP's way, run bpf_dctcp_rx, the same BPF DCTCP under other names
+# (build/bpf/bpf_dctcp_rx.bpf.o, programs dctcprx_*), whose calls are
+# counted apart (runs.log); hpcc_bpf's receiver runs the host's default.
 # The bottleneck's rate is RATE_MBIT (default: 3000 Mbit/s, or 0.6 of
 # what two cubic flows reach through the unshaped bridge when that is
 # less; measured first), then 0.85 of what two cubic flows get through
@@ -46,6 +48,7 @@ self=$top/selftests/bench/$(basename "$0")
 D=$top/build/bin/dccbpf
 C=$top/build/bin/csigctl
 DCTCP=$top/build/bpf/bpf_dctcp.bpf.o
+DCTCP_RX=$top/build/bpf/bpf_dctcp_rx.bpf.o
 PY=$top/selftests/lib/nativerun.py
 AVAIL=/proc/sys/net/ipv4/tcp_available_congestion_control
 
@@ -55,11 +58,11 @@ skip() { echo "native: skipped: $*"; exit 0; }
 bpftool btf dump file /sys/kernel/btf/vmlinux 2> /dev/null |
 	grep -q "STRUCT 'bpf_struct_ops_tcp_congestion_ops'" ||
 	skip "the kernel has no struct_ops congestion controls"
-for x in "$D" "$top/build/bin/csighost" "$C" "$DCTCP"; do
-	[ -e "$x" ] || { echo "native: $x missing (make tools, make $DCTCP)" >&2; exit 1; }
+for x in "$D" "$top/build/bin/csighost" "$C" "$DCTCP" "$DCTCP_RX"; do
+	[ -e "$x" ] || { echo "native: $x missing (make tools, make $x)" >&2; exit 1; }
 done
 command -v iperf3 > /dev/null && command -v jq > /dev/null || skip "needs iperf3 and jq"
-for cc in hpcc_bpf ldcp_bpf bpf_dctcp; do
+for cc in hpcc_bpf ldcp_bpf bpf_dctcp bpf_dctcp_rx; do
 	grep -qw "$cc" "$AVAIL" && skip "$cc is registered already (by whom?)"
 done
 if [ -z "${NATIVE_PRIVATE:-}" ]; then
@@ -87,6 +90,7 @@ cleanup()
 	topo_cleanup	# the host path and the hosts' cgroups too
 	"$D" unload > /dev/null 2>&1
 	grep -qw bpf_dctcp "$AVAIL" && bpftool struct_ops unregister name dctcp > /dev/null 2>&1
+	grep -qw bpf_dctcp_rx "$AVAIL" && bpftool struct_ops unregister name dctcp_rx > /dev/null 2>&1
 	echo "$stats0" > /proc/sys/kernel/bpf_stats_enabled
 }
 trap cleanup EXIT
@@ -149,11 +153,11 @@ bpf_cost()
 		printf "%.1f %.3f\n", (y[1] - x[1]) / a, (y[2] - x[2]) / a }'
 }
 
-# routes CC: the hosts' routes to each other with congctl CC (ECN from
-# the handshake on, and the receiver's side of the algorithm), or none
+# routes CC [RXCC]: the senders' routes with congctl CC (ECN from the
+# handshake on), the receiver's with RXCC (its echo of CE), or none
 routes()
 {
-	local i cg=${1:+congctl $1}
+	local i cg=${1:+congctl $1} rcg=${2:+congctl $2}
 
 	for i in 1 2; do
 		# shellcheck disable=SC2086 # cg is words
@@ -162,7 +166,7 @@ routes()
 	done
 	# shellcheck disable=SC2086
 	topo_exec r ip route replace 198.18.0.0/24 dev r-eth0 proto kernel \
-		scope link src "$TOPO_RCV_IP" $cg
+		scope link src "$TOPO_RCV_IP" $rcg
 }
 
 # csig on|off: the CSIG host path on s1, s2 and r, U tags inserted on
@@ -220,7 +224,8 @@ pre_ids=$(bpftool prog show -j | jq -c '[.[].id]')
 # only), is refused by the kernel (no ssthresh, undo_cwnd or
 # cong_avoid), and bpftool then exits 1: bpf_dctcp's presence decides
 bpftool struct_ops register "$DCTCP" > "$OUT/bpf_dctcp.register" 2>&1
-for cc in hpcc_bpf ldcp_bpf bpf_dctcp; do
+bpftool struct_ops register "$DCTCP_RX" >> "$OUT/bpf_dctcp.register" 2>&1
+for cc in hpcc_bpf ldcp_bpf bpf_dctcp bpf_dctcp_rx; do
 	grep -qw "$cc" "$AVAIL" ||
 		{ echo "native: $cc not registered ($(cat "$AVAIL"))" >&2; exit 1; }
 done
@@ -251,7 +256,7 @@ for ((r = 1; r <= ROUNDS; r++)); do
 		esac
 		"$C" -n "${TOPO}sw" set sw-r --wred "$wred" > /dev/null || rc=1
 		case $algo in
-		bpf_dctcp|ldcp_bpf)	routes "$algo" ;;
+		bpf_dctcp|ldcp_bpf)	routes "$algo" bpf_dctcp_rx ;;
 		*)			routes ;;
 		esac
 		case $cc in

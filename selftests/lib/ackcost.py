@@ -13,6 +13,7 @@ closing "DURATION us | }" at depth 0 (only depth 0 is counted, so
 nothing is counted twice).  key=value pairs:
 
     scenario, cc, round, kernel: the run
+    rx_cc         the receiver's congestion control (not traced)
     acks          segments the sender received while tracing (TcpInSegs)
     opt           the option hooks' names, comma separated (counted
                   apart from the congestion control's)
@@ -77,7 +78,7 @@ def main():
     }
     rec = {"scenario": kv["scenario"], "kind": "ackcost", "cc": kv["cc"],
            "round": int(kv["round"]), "kernel": kv.get("kernel"),
-           "metrics": m,
+           "rx_cc": kv.get("rx_cc"), "metrics": m,
            "funcs": {k: {"calls": v[0], "ns": round(v[1])} for k, v in funcs.items()}}
     with open(out, "w") as f:
         json.dump(rec, f)
