@@ -86,7 +86,7 @@ T=$(mktemp -d)
 flow()
 {
 	topo_hx "$2" iperf3 -s -1 -D > /dev/null 2>&1
-	sleep 0.3
+	topo_wait_listen "$2" 5201
 	topo_hx "$1" iperf3 -c "$3" -t "${SECS:-4}" -b "${RATE}M" -J > "$T/$1-$2" 2> /dev/null
 }
 received() { jq '.end.sum_received.bytes // 0' "$T/$1-$2" 2> /dev/null || echo 0; }
@@ -196,7 +196,7 @@ ktap_expect "x -> r: no offer, nothing accepted, no state on r, the transfer com
 
 # --- spoofed SYN and confirmation ----------------------------------------
 topo_hx r iperf3 -s -1 -D -p 5301 > /dev/null 2>&1
-sleep 0.3
+topo_wait_listen r 5301
 # r retransmits a SYN-ACK that gets no answer, first after 1 s, and a
 # retransmitted SYN-ACK answers the offer again (syn_accepts() reads the
 # listener's copy of the SYN): none here, so that r answers each spoofed

@@ -48,7 +48,7 @@ k0=$(topo_nstat r TcpExtTCPDSACKOldSent)
 f0=$(topo_nstat r IpFragFails)
 topo_hx r python3 "$DS" serve 5501 > "$T/serve" 2>&1 &
 spid=$!
-sleep 0.3
+topo_wait_listen r 5501
 topo_hx s1 python3 "$DS" client "$TOPO_RCV_IP" 5501 20000 > "$T/client" 2>&1
 wait $spid
 R=$(counters)

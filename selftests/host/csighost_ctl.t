@@ -82,10 +82,11 @@ inserted() { "$C" -n "${TOPO}s1" --json show s1-eth0 | jq '.[0].counters.inserte
 show() { "$H" -n "$TOPO$1" --json show --sockets; }
 marked() { topo_exec "$1" ss -tenH state established "( dport = :5201 or sport = :5201 )" 2> /dev/null | grep -c 'fwmark:0x40000000'; }
 topo_hx r iperf3 -s -1 -D > /dev/null 2>&1
-sleep 0.3
+topo_wait_listen r 5201
 topo_hx s1 iperf3 -c "$TOPO_RCV_IP" -t 6 -b 20M -J > "$T/flow" 2> /dev/null &
 fpid=$!
-sleep 1.5
+topo_wait_est s1 "dport = :5201" 2
+sleep 1
 m0=$(marked s1)
 i0=$(inserted)
 sleep 0.5

@@ -100,7 +100,7 @@ flows()
 	for i in 1 2; do
 		topo_exec r iperf3 -s -1 -p "530$i" > /dev/null 2>&1 &
 	done
-	sleep 0.5
+	topo_wait_listen r 5301 5302
 	for i in 1 2; do
 		topo_exec "s$i" iperf3 -c "$TOPO_RCV_IP" -p "530$i" -C "$cc" \
 			-t "$SECS" -J > "$tmp/$cc.$i.json" 2> "$tmp/$cc.$i.err" &

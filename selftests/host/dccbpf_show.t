@@ -63,10 +63,26 @@ ktap_run "dccbpf load" "$D" load
 # a flow of each over the namespace's loopback, 4 s
 ip netns exec "$NS" iperf3 -s -D -p 5201 > /dev/null 2>&1
 ip netns exec "$NS" iperf3 -s -D -p 5202 > /dev/null 2>&1
-sleep 0.3
+# nconn N STATE: wait (up to 20 s) for N TCP sockets of ports 5201 and
+# 5202 in STATE (under load, iperf3 takes its time to listen and connect)
+nconn()
+{
+	local i
+
+	for i in $(seq 200); do
+		[ "$(ip netns exec "$NS" ss -Htn state "$2" \
+			'( sport = :5201 or sport = :5202 or dport = :5201 or dport = :5202 )' |
+			wc -l)" -ge "$1" ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+nconn 2 listening
 ip netns exec "$NS" iperf3 -c 127.0.0.1 -p 5201 -t 4 -b 50M -C hpcc_bpf > /dev/null 2>&1 &
 ip netns exec "$NS" iperf3 -c 127.0.0.1 -p 5202 -t 4 -b 50M -C ldcp_bpf > /dev/null 2>&1 &
-sleep 1.5
+# a control and a data connection each, both ends
+nconn 8 established
+sleep 1
 "$D" show -N "$NS" > "$tmp/text"
 "$D" show -N "$NS" --json > "$tmp/after" 2> "$tmp/err"
 "$D" show --json -N "$NS" > "$tmp/before" 2>> "$tmp/err"

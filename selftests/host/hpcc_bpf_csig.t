@@ -101,7 +101,7 @@ flows()
 	for i in 1 2; do
 		topo_hx r iperf3 -s -1 -p "530$i" > /dev/null 2>&1 &
 	done
-	sleep 0.4
+	topo_wait_listen r 5301 5302
 	for i in 1 2; do
 		topo_hx "s$i" iperf3 -c "$TOPO_RCV_IP" -p "530$i" -C "$cc" \
 			-t "$SECS" -J > "$tmp/$cc.$i.json" 2> "$tmp/$cc.$i.err" &
