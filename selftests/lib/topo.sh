@@ -464,10 +464,15 @@ topo_wait_est()
 	return 1
 }
 
+# TOPO_EXEC: how topo_iperf_server and topo_two_flows run iperf3 on a
+# host: topo_exec (default), or topo_hx for hosts whose cgroup carries
+# the CSIG host path (topo_csighost)
+TOPO_EXEC=${TOPO_EXEC:-topo_exec}
+
 # topo_iperf_server [PORT]: start an iperf3 server in r
 topo_iperf_server()
 {
-	topo_exec r iperf3 -s -D -p "${1:-5201}" -1 > /dev/null 2>&1
+	$TOPO_EXEC r iperf3 -s -D -p "${1:-5201}" -1 > /dev/null 2>&1
 	topo_wait_listen r "${1:-5201}"
 }
 
@@ -492,12 +497,12 @@ topo_two_flows()
 	shift 2
 	j1=$(mktemp) j2=$(mktemp)
 	topo_iperf_server 5201
-	topo_exec r iperf3 -s -D -1 -p 5202 > /dev/null 2>&1
+	$TOPO_EXEC r iperf3 -s -D -1 -p 5202 > /dev/null 2>&1
 	topo_wait_listen r 5202
-	topo_exec s1 iperf3 -c "$TOPO_RCV_IP" -t "$t" -i 0.5 -J > "$j1" 2>&1 &
+	$TOPO_EXEC s1 iperf3 -c "$TOPO_RCV_IP" -t "$t" -i 0.5 -J > "$j1" 2>&1 &
 	p1=$!
 	sleep "$late"
-	topo_exec s2 iperf3 -c "$TOPO_RCV_IP" -p 5202 -t $((t - late)) -i 0.5 -J "$@" > "$j2" 2>&1 &
+	$TOPO_EXEC s2 iperf3 -c "$TOPO_RCV_IP" -p 5202 -t $((t - late)) -i 0.5 -J "$@" > "$j2" 2>&1 &
 	p2=$!
 }
 
