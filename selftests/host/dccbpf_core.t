@@ -11,7 +11,8 @@
 # first: against a BTF without the kernel's types, relocations fail.
 #
 # This checks what libbpf does with the object on those kernels, not
-# their verifiers (selftests/vm/dccbpf.sh runs it there).
+# their verifiers (selftests/vm/hpcc_bpf.sh and ldcp_bpf.sh load the
+# objects there).
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/selftests/lib/ktap.sh"
 C=$top/build/selftests/core_check

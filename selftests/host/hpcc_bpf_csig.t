@@ -19,8 +19,9 @@
 # below cubic's on the same port.
 #
 # selftests/host/dccbpf.t tests the algorithms without the host path
-# (hpcc_bpf's fallback, and a CSIG state that a helper writes); it is
-# also the guests' test (selftests/vm/dccbpf.sh), this one is not.
+# (hpcc_bpf's fallback, and a CSIG state that a helper writes); in the
+# guests, selftests/vm/hpcc_bpf.sh runs hpcc_bpf on the host path
+# through the module's scenarios.
 # Root, kernel BTF, struct_ops congestion controls, a cgroup v2
 # hierarchy, iperf3 and jq are needed; the test skips without them.
 # Everything runs in a private mount namespace with a BPF filesystem of
