@@ -86,8 +86,11 @@ hx()
 		exec ip netns exec "$ns" "$@"' "$cg" "$TOPO$h" "$@"
 }
 
-# flow BPFHOST [IPERF ARGS]: a 4 s flow s1 -> r at 50 Mbit/s (-R: r -> s1);
-# the BPF host's sockets are read 2 s in, into $DUMP
+# flow BPFHOST [IPERF ARGS]: a 6 s flow s1 -> r at 50 Mbit/s (-R: r -> s1);
+# once both its connections are up and a second has passed, the module
+# host's flow table is read into $MFLOWS and the BPF host's sockets into
+# $DUMP (entries go at the close: both must be read while it runs, and
+# under a loaded TCG each read takes up to seconds)
 flow()
 {
 	local b=$1 fpid
@@ -95,13 +98,13 @@ flow()
 	shift
 	hx r "$([ "$b" = r ] && echo 1)" iperf3 -s -D -1 > /dev/null 2>&1
 	topo_wait_listen r 5201
-	hx s1 "$([ "$b" = s1 ] && echo 1)" iperf3 -c "$TOPO_RCV_IP" -t 4 -b 50M "$@" \
+	hx s1 "$([ "$b" = s1 ] && echo 1)" iperf3 -c "$TOPO_RCV_IP" -t 6 -b 50M "$@" \
 		> /dev/null 2>&1 &
 	fpid=$!
 	topo_wait_est s1 "dport = :5201" 2
 	sleep 1
-	DUMP=$(hshow "$b")
 	MFLOWS=$(flows "$([ "$b" = s1 ] && echo r || echo s1)")
+	DUMP=$(hshow "$b")
 	wait $fpid
 }
 # the BPF host's negotiated sockets toward PEER with U samples of LM
