@@ -400,6 +400,9 @@ read -r nl nh umax wmed <<< "$(jq -r '[(.losses | length),
 # W at the line rate: line rate * T, the least w_max can be
 wline=$((RATE_MBIT * 125 * T_MS))
 ktap_diag "U next to 0 and 2% loss ($dropped dropped): $tput Mbit/s, $nl loss episodes ($nh halved W), largest U at a loss $umax; median W of the flow's second half $wmed bytes (line rate * T $wline)"
+# the episodes that did not halve W, each with its neighbours' records
+ktap_diag "... not halved: $(jq -c '[.losses[] | select((.after.W <= (.before.W // 0) / 2 + 1 or .after.W <= 256) | not) |
+	{t, dt: (.t - (.before.t // 0)), before: (.before | {W, Wc, U, cwnd}), after: (.after | {W, Wc, U, cwnd}), next: (.next | {W, Wc, U, cwnd})}]' <<< "$lt" 2>&1 | head -c 1500)"
 ktap_expect "repeated loss, U next to 0: W halves once per episode, no fallback" \
 	"${nl:-0} >= 3 && ${nh:-0} == ${nl:-0} && ${umax:-1} >= 0 && ${umax:-1} < 0.05 * 1048576 && $(ctr s1 fallbacks) == $f0"
 # W halves at each episode and grows back by W_ai per update below the
