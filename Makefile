@@ -103,7 +103,7 @@ CHECKPATCH ?= $(firstword $(wildcard /usr/src/linux-checkpatch/scripts/checkpatc
 # libFuzzer's API (LLVMFuzzerTestOneInput), so fuzz targets are left out,
 # and so are the ns-3 model's C++ headers (sim/, ns-3's style), but for
 # its C (the configuration, the controllers' glue and what it shares).
-SIM_C := sim/csig_cfg.% sim/dcc_sim.h sim/dcc_glue_common.h sim/%_glue.c sim/dcc_acktrace.%
+SIM_C := sim/csig_cfg.% sim/dcc_sim.h sim/dcc_glue_common.h sim/dcc_reno.h sim/%_glue.c sim/dcc_acktrace.%
 C_FILES = $(filter-out selftests/unit/fuzz_% $(filter-out $(SIM_C),$(filter sim/%,$(ALL_C))),$(ALL_C))
 ALL_C = $(shell cd $(TOP) && \
 		git ls-files --cached --others --exclude-standard '*.c' '*.h' \
@@ -288,7 +288,7 @@ ACKCOST_CFLAGS := -O2 -g -Wall -Wextra -Wno-unused-parameter -std=gnu11 \
 	-I$(TOP)/include -I$(TOP)/sim -I$(TOP)/tools
 ACKCOST_SRCS := tools/ackcost.c sim/hpcc_glue.c sim/ldcp_glue.c
 $(BUILD)/ackcost/ackcost: $(ACKCOST_SRCS) tools/ackcost_dctcp.h sim/dcc_acktrace.h \
-		sim/dcc_sim.h sim/dcc_glue_common.h $(wildcard include/*.h)
+		sim/dcc_sim.h sim/dcc_glue_common.h sim/dcc_reno.h $(wildcard include/*.h)
 	@mkdir -p $(dir $@)
 	@echo "  CC      $@"
 	$(Q)$(CC) $(ACKCOST_CFLAGS) -o $@ $(ACKCOST_SRCS)

@@ -8,6 +8,8 @@
 #ifndef _DCC_GLUE_COMMON_H
 #define _DCC_GLUE_COMMON_H
 
+#include "dcc_reno.h"
+
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
 static inline __u32 dcc_cwnd(struct sock *sk) { return sk->io.cwnd; }
@@ -33,33 +35,11 @@ static inline void dcc_set_pacing_rate(struct sock *sk, __u64 rate)
 	sk->io.pacing = rate < sk->io.max_pacing ? rate : sk->io.max_pacing;
 }
 
-/* tcp_reno_cong_avoid(): tcp_slow_start(), then tcp_cong_avoid_ai() */
+/* tcp_reno_cong_avoid() */
 static inline void dcc_reno_cong_avoid(struct sock *sk, __u32 acked)
 {
-	struct dcc_sim_io *io = &sk->io;
-
-	if (io->cwnd < io->ssthresh) {
-		__u32 c = io->cwnd + acked;
-
-		c = c < io->ssthresh ? c : io->ssthresh;
-		acked -= c - io->cwnd;
-		io->cwnd = c;
-		if (!acked)
-			return;
-	}
-	if (io->cwnd_cnt >= io->cwnd) {
-		io->cwnd_cnt = 0;
-		io->cwnd++;
-	}
-	io->cwnd_cnt += acked;
-	if (io->cwnd_cnt >= io->cwnd) {
-		__u32 delta = io->cwnd_cnt / io->cwnd;
-
-		io->cwnd_cnt -= delta * io->cwnd;
-		io->cwnd += delta;
-	}
-	if (io->cwnd > io->clamp)
-		io->cwnd = io->clamp;
+	dcc_reno_ai(&sk->io.cwnd, &sk->io.cwnd_cnt, sk->io.ssthresh,
+		    sk->io.clamp, acked);
 }
 
 /* tcp_reno_undo_cwnd(): the cwnd before the reduction */

@@ -91,6 +91,7 @@ void dcc_sim_ldcp_cwnd_event(void *h, int ev);
 __u32 dcc_sim_ldcp_ssthresh(void *h);
 __u32 dcc_sim_ldcp_undo_cwnd(void *h);
 __u32 dcc_sim_ldcp_iw(void *h);	/* the flow's IW, 1/65536 packets */
+__u32 dcc_sim_ldcp_cw(void *h);	/* cw, 1/65536 packets */
 const char *dcc_sim_ldcp_ctr_name(int i);
 
 #ifdef __cplusplus

@@ -123,6 +123,7 @@ void dcc_sim_ldcp_cwnd_event(void *h, int ev) { ldcp_ctl_cwnd_event(h, ev); }
 __u32 dcc_sim_ldcp_ssthresh(void *h) { return ldcp_ctl_ssthresh(h); }
 __u32 dcc_sim_ldcp_undo_cwnd(void *h) { return ldcp_ctl_undo_cwnd(h); }
 __u32 dcc_sim_ldcp_iw(void *h) { return ((struct sock *)h)->ca.iw; }
+__u32 dcc_sim_ldcp_cw(void *h) { return ((struct sock *)h)->ca.st.cw; }
 
 const char *dcc_sim_ldcp_ctr_name(int i)
 {
