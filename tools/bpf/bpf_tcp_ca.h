@@ -60,7 +60,17 @@ struct sock {
 
 struct tcp_congestion_ops;
 
+/*
+ * The kernel's nesting: a socket starts with its struct sock.  CO-RE
+ * finds each field by name, so it does not matter to BPF; compiled as
+ * host C (selftests/unit/glue/) the fields must not overlap.
+ */
+struct inet_sock {
+	struct sock		sk;
+} __attribute__((preserve_access_index));
+
 struct inet_connection_sock {
+	struct inet_sock	icsk_inet;
 	const struct tcp_congestion_ops *icsk_ca_ops;
 	/* 6 bits on 6.1, 5 on 6.18: read with BPF_CORE_READ_BITFIELD */
 	__u8			icsk_ca_state:5;
@@ -171,10 +181,15 @@ static __always_inline const struct rate_sample *bpf_cc_rs(__u64 *ctx)
 {
 	__u64 rs;
 
+#ifdef DCC_BPF_HOST
+	/* the glue's userspace harness (selftests/unit/glue/bshim/) */
+	rs = ctx[CONFIG_DCC_CONG_CONTROL_ACK ? 3 : 1];
+#else
 	if (CONFIG_DCC_CONG_CONTROL_ACK)
 		asm volatile("%0 = *(u64 *)(%1 + 24)" : "=r"(rs) : "r"(ctx));
 	else
 		asm volatile("%0 = *(u64 *)(%1 + 8)" : "=r"(rs) : "r"(ctx));
+#endif
 	return (const struct rate_sample *)rs;
 }
 
