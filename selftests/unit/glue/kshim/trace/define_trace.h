@@ -1,0 +1,2 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* selftests/unit/glue/kshim/kshim.h: the events are defined once, inline */
