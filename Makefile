@@ -449,7 +449,8 @@ sim:
 	@nice -n 19 $(MAKE) -s -j1 -C sim
 
 # The datacenter benchmark in the model (Documentation/sim.rst): records
-# in build/bench-sim/results/, tables in build/bench-sim/results.md.
+# in build/bench-sim/results/, tables in build/bench-sim/results.md, plots
+# in build/bench-sim/plots/.
 SIM_JOBS ?= 2
 # SIM="ws50 join" is SIM_BENCH="ws50 join"
 SIM_BENCH ?= $(SIM)
@@ -458,9 +459,9 @@ bench-sim: sim
 	t0=$$(date +%s); rc=0; \
 	SIM_JOBS=$(SIM_JOBS) SIM_BENCH="$(SIM_BENCH)" SIM_CCS="$(SIM_CCS)" \
 		SIM_SEEDS="$(SIM_SEEDS)" $(TOP)/tools/sim_bench.sh $(BUILD)/bench-sim || rc=1; \
-	echo "  REPORT  $(BUILD)/bench-sim/results.md"; \
-	nice -n 19 python3 $(TOP)/tools/bench_report.py $(BUILD)/bench-sim/results \
-		> $(BUILD)/bench-sim/results.md || rc=1; \
+	echo "  REPORT  $(BUILD)/bench-sim/results.md, plots in $(BUILD)/bench-sim/plots"; \
+	nice -n 19 $(BENCH_PYTHON) $(TOP)/tools/bench_report.py --plots $(BUILD)/bench-sim/plots \
+		$(BUILD)/bench-sim/results > $(BUILD)/bench-sim/results.md || rc=1; \
 	cat $(BUILD)/bench-sim/results.md; \
 	echo "  BENCH-SIM took $$(( ($$(date +%s) - t0) / 60 )) min $$(( ($$(date +%s) - t0) % 60 )) s"; \
 	exit $$rc
