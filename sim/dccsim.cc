@@ -72,6 +72,7 @@ struct Opts
     uint64_t size = 1000000;        /* single, incast */
     uint32_t flows = 2;             /* long */
     double lateS = 0;               /* long: the last flow starts this late */
+    double leaveS = 0;              /* long: all but the last stop writing then */
     double secs = 0.05;             /* long: duration; poisson: arrivals */
     double drain = 0.5;             /* poisson/incast: extra time to finish */
     std::string cdf = "websearch"; /* a file, or websearch / hadoop */
@@ -768,6 +769,16 @@ Workload()
                 at = g.lateS;
             AddFlow(snd[i % snd.size()], peer(i % snd.size()), 1ULL << 50, at);
         }
+        /*
+         * with --leave-s every flow but the last stops writing then, as
+         * an application that is done: what its socket holds still
+         * goes
+         */
+        if (g.leaveS > 0)
+            Simulator::Schedule(Seconds(g.leaveS), +[] {
+                for (size_t i = 0; i + 1 < flows.size(); i++)
+                    flows[i].size = flows[i].sent;
+            });
         endTime = 0.001 + g.secs;
     }
     else if (g.workload == "incast")
@@ -1164,7 +1175,7 @@ Report(double wallS, double simS)
          * (the VM's convergence scenario reads 0.5 s intervals the same
          * way)
          */
-        std::string conv = "null";
+        std::string conv = "null", gone = "null";
         if (g.lateS > 0 && flows.size() > 1)
         {
             const Flow& f = flows.back();
@@ -1176,8 +1187,35 @@ Report(double wallS, double simS)
                     break;
                 }
         }
-        m << ", \"jain\": " << Num(q ? s * s / (means.size() * q) : NAN)
-          << ", \"conv_s\": " << conv;
+        /*
+         * the others leaving: from the end of the last bin in which any
+         * of them still delivered (its socket's backlog drained after
+         * --leave-s; gone_s from --leave-s) to the end of the last
+         * flow's first bin at 80% of the bottleneck, all of it its share
+         * now
+         */
+        if (g.leaveS > 0 && flows.size() > 1)
+        {
+            const Flow& f = flows.back();
+            double link = net.bottleneckBps / 1e6, end = g.leaveS;
+            for (size_t i = 0; i + 1 < flows.size(); i++)
+                for (size_t b = flows[i].rxBins.size(); b-- > 0;)
+                    if (flows[i].rxBins[b])
+                    {
+                        end = std::max(end, (b + 1) * g.flowDt);
+                        break;
+                    }
+            gone = Num(end - g.leaveS);
+            for (size_t b = (size_t)(end / g.flowDt + 1e-6); b < f.rxBins.size(); b++)
+                if (f.rxBins[b] * 8 / g.flowDt / 1e6 >= 0.8 * link)
+                {
+                    conv = Num((b + 1) * g.flowDt - end);
+                    break;
+                }
+        }
+        /* Jain's index: none with --leave-s, where one flow stays */
+        m << ", \"jain\": " << Num(q && !(g.leaveS > 0) ? s * s / (means.size() * q) : NAN)
+          << ", \"conv_s\": " << conv << ", \"gone_s\": " << gone;
     }
     series << "]}";
     m << "}";
@@ -1297,6 +1335,9 @@ main(int argc, char** argv)
     cmd.AddValue("flows", "long: number of flows", g.flows);
     cmd.AddValue("late-s", "long: the last flow starts at this time, s (its convergence "
                  "time is recorded)", g.lateS);
+    cmd.AddValue("leave-s", "long: every flow but the last stops writing at this time, s "
+                 "(the last one's time to 80% of the link once they are gone is "
+                 "recorded)", g.leaveS);
     cmd.AddValue("secs", "long: duration; poisson: arrivals for, s", g.secs);
     cmd.AddValue("drain", "poisson/incast: time to let flows finish, s", g.drain);
     cmd.AddValue("cdf", "poisson: websearch | hadoop (selftests/lib) | a CDF file", g.cdf);

@@ -10,8 +10,9 @@
 #
 # Environment (make bench-sim passes its variables):
 #   SIM_BENCH  scenarios (default: all): ws30 ws50 ws70 hd30 hd50 hd70
-#              incast64 incast128 incast256 long join rtt rtt1 (join: a
-#              late joiner; rtt1: rtt with a 1 ms minimum RTO); not by default, for their cost: ibg64 ibg256
+#              incast64 incast128 incast256 long join leave rtt rtt1
+#              (join: a late joiner; leave: three of four flows leave;
+#              rtt1: rtt with a 1 ms minimum RTO); not by default, for their cost: ibg64 ibg256
 #              ibgl64 (incast of N beside a background; ibgl: of 1 MB
 #              flows), vmdumbbell vmconvergence (the VM's dc profile)
 #   SIM_CCS    congestion controls (default: hpcc ldcp dctcp cubic)
@@ -26,7 +27,7 @@ set -e
 top=$(cd "$(dirname "$0")/.." && pwd)
 S=$top/build/sim/dccsim
 out=${1:?usage: sim_bench.sh OUTDIR}
-bench=${SIM_BENCH:-ws30 ws50 ws70 hd30 hd50 hd70 incast64 incast128 incast256 long join rtt rtt1}
+bench=${SIM_BENCH:-ws30 ws50 ws70 hd30 hd50 hd70 incast64 incast128 incast256 long join leave rtt rtt1}
 ccs=${SIM_CCS:-hpcc ldcp dctcp cubic}
 seeds=${SIM_SEEDS:-3}
 jobs=${SIM_JOBS:-2}
@@ -91,6 +92,13 @@ args()
 		echo "--topo=dumbbell $dc --mtu=9000 --workload=long" \
 			"--senders=4 --flows=4 --secs=$long_secs --jitter-us=20" \
 			"--late-s=0.01 --flow-dt=0.0002" ;;
+	leave)
+		# 4 long flows, three of which stop writing 10 ms in: the
+		# last one's time to 80% of the link once their sockets
+		# have drained, in 100 us bins
+		echo "--topo=dumbbell $dc --mtu=9000 --workload=long" \
+			"--senders=4 --flows=4 --secs=0.02 --jitter-us=20" \
+			"--leave-s=0.011 --flow-dt=0.0001" ;;
 	vmdumbbell|vmconvergence)
 		# the VM's dc profile (selftests/lib/cc.sh) for the
 		# cross-check: 100 Mbit/s, a base RTT of 10.2 ms, 1500-byte
