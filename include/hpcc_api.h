@@ -62,6 +62,9 @@ enum {
 	HPCC_C_LOSSES,		/* loss episodes with telemetry: W halved */
 	HPCC_C_UNDOS,		/* ... found spurious: W restored */
 	HPCC_C_FLOWS_LATE_CSIG,	/* flows without CSIG at the start that found it later */
+	HPCC_C_PROBES,		/* restarts after T without telemetry: W held
+				 * for the path's answer (hpcc_ctl_tx_start())
+				 */
 	HPCC_C_NR,
 };
 
@@ -69,6 +72,7 @@ enum {
 	"flows", "flows_no_csig", "samples_u", "samples_std", "commits",	\
 	"commits_mi", "fallbacks", "resumes", "fallback_acks",		\
 	"commits_held", "losses", "undos", "flows_late_csig",		\
+	"probes",							\
 }
 
 #endif /* _HPCC_API_H */

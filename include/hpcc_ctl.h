@@ -163,7 +163,11 @@ struct hpcc_ctl {
 		negotiated:1,
 		in_loss:1,	/* in a loss episode (its response taken) */
 		fallback:1,	/* Reno now */
-		source:2;	/* HPCC_SRC_* of the last sample */
+		source:2,	/* HPCC_SRC_* of the last sample */
+		probing:1;	/* restarted: W held until the path's
+				 * answer (hpcc_ctl_tx_start()); use_us
+				 * holds the restart's time
+				 */
 	__u8	late_checks;	/* looks for a late negotiation left */
 	struct hpcc_ctl_flavour fl;
 };
@@ -508,6 +512,72 @@ static inline void hpcc_ctl_resume(struct sock *sk, struct hpcc_ctl *ca,
 	hpcc_ctl_count(sk, HPCC_C_RESUMES);
 }
 
+/*
+ * Probes.  A flow that restarts with stale telemetry (nothing in flight:
+ * TCP's CA_EVENT_TX_START; its newest sample older than stale_rtts round
+ * trips, max(T, srtt), the fallback's measure) holds snd_cwnd at
+ * HPCC_PROBE_SEGS until a sample that arrived after the restart tells
+ * it the path's U: the restart's first segments are the draft's probe
+ * (section 6.1).  W then starts from the W before the
+ * pause as HPCC's multiplicative step would take it on that path
+ * (hpcc_ctl_probed()), and HPCC goes on from there.  A flow that has not
+ * had a sample yet (a new connection: W_init is the line rate's, the
+ * draft's start) does not probe; nor one in loss recovery, whose window
+ * TCP's recovery sets.  Without an answer the fallback takes over as
+ * for any stale telemetry, from the window before the pause.
+ */
+#define HPCC_PROBE_SEGS	2
+
+static inline void hpcc_ctl_tx_start(struct sock *sk, struct hpcc_ctl *ca)
+{
+	const struct hpcc_ctl_cfg *k = hpcc_ctl_cfg(sk);
+	__u64 now = dcc_now_ns(sk);
+
+	if (!ca->started || !ca->negotiated || ca->fallback || ca->probing ||
+	    ca->source == HPCC_SRC_NONE ||
+	    dcc_ca_state(sk) >= TCP_CA_Recovery || now <= ca->info_ns ||
+	    now - ca->info_ns <= (__u64)DCC_READ_ONCE(k->p.stale_rtts) *
+				 hpcc_ctl_rtt_us(sk, hpcc_ctl_t_us(sk, k)) *
+				 NSEC_PER_USEC)
+		return;
+	ca->probing = 1;
+	/* what the pause used is no measure of W either */
+	hpcc_ctl_use_restart(sk, ca, (__u32)dcc_now_us(sk), 0);
+	dcc_set_cwnd(sk, HPCC_PROBE_SEGS);
+	hpcc_ctl_count(sk, HPCC_C_PROBES);
+	hpcc_ctl_trace(sk, ca, ca->st.W,
+		       dcc_min64(ca->rate, DCC_READ_ONCE(k->line_bps)), "probe",
+		       false);
+}
+
+/*
+ * The probe's answer, the path's U now (ca->st.U).  W is what HPCC's
+ * multiplicative step makes of the W before the pause once that W is in
+ * flight on this path, W * eta / (U + W / (line rate * T)): ComputeWind
+ * on the inflight the restart would add, before the restart adds it.
+ * Not above that W; not below what the path has room for, line rate * T
+ * * (eta - U), nor W_ai.
+ */
+static inline void hpcc_ctl_probed(struct sock *sk, struct hpcc_ctl *ca,
+				   const struct hpcc_ctl_cfg *k,
+				   const struct hpcc_params *p, __u32 t_us)
+{
+	__u32 w_line = hpcc_ctl_w_line(sk, k, t_us), w0 = ca->st.W;
+	__u32 room = p->eta > ca->st.U ? p->eta - ca->st.U : 0;
+	__u64 u, w;
+
+	u = ca->st.U + hpcc_scale(w0, HPCC_FRAC_ONE, w_line);
+	w = dcc_max64(hpcc_scale(w0, p->eta, u),
+		      (__u64)w_line * room >> HPCC_FRAC_SHIFT);
+	w = dcc_min64(dcc_max64(w, p->w_ai), w0);
+	ca->probing = 0;
+	ca->st.W = hpcc_clamp_w(p, w);
+	ca->st.wc = ca->st.W;
+	ca->st.inc_stage = 0;
+	ca->st.last_update_seq = dcc_snd_nxt(sk);
+	ca->st.passed = 0;
+}
+
 /* cong_control: @acked, the rate sample's acked_sacked. */
 static inline void hpcc_ctl_update(struct sock *sk, int acked)
 {
@@ -554,6 +624,11 @@ static inline void hpcc_ctl_update(struct sock *sk, int acked)
 				hpcc_ctl_rtt_us(sk, t_us) * NSEC_PER_USEC &&
 	    dcc_delivered(sk) - ca->info_delivered > dcc_cwnd(sk)) {
 		ca->fallback = 1;
+		/* no answer to a probe: Reno from the W before it */
+		if (ca->probing) {
+			ca->probing = 0;
+			dcc_set_cwnd(sk, dcc_max32(dcc_cwnd(sk), ca->cwnd));
+		}
 		dcc_set_ssthresh(sk, dcc_cwnd(sk));
 		hpcc_ctl_count(sk, HPCC_C_FALLBACKS);
 	}
@@ -562,6 +637,15 @@ static inline void hpcc_ctl_update(struct sock *sk, int acked)
 		hpcc_ctl_trace(sk, ca, dcc_cwnd(sk) * dcc_mss(sk), rate,
 			       "fallback", false);
 		return;
+	}
+	/* a probe's answer is a sample that arrived after the restart */
+	if (ca->probing) {
+		if (!src || (__s32)((__u32)div_u64(ts, NSEC_PER_USEC) -
+				    ca->use_us) < 0) {
+			dcc_set_cwnd(sk, HPCC_PROBE_SEGS);
+			return;
+		}
+		hpcc_ctl_probed(sk, ca, k, &p, t_us);
 	}
 	/*
 	 * In loss recovery W stays where hpcc_ctl_react_to_loss() put it:
@@ -643,6 +727,8 @@ static inline void hpcc_ctl_cwnd_event(struct sock *sk, int ev)
 	if (ev == CA_EVENT_LOSS) {
 		ca->in_loss = 0;
 		hpcc_ctl_react_to_loss(sk);
+	} else if (ev == CA_EVENT_TX_START) {
+		hpcc_ctl_tx_start(sk, ca);
 	}
 }
 

@@ -478,14 +478,121 @@ static void test_cache(void)
 	       "no RTT at all: T 1 ms");
 }
 
+/* A restart with stale telemetry: probe, then W from the path's answer. */
+static void test_probe(void)
+{
+	struct hpcc_ctl_cfg k = cfg_of(100, HPCC_IN_AUTO);
+	struct hpcc_ctl *ca;
+	struct sock sk;
+
+	sock_init(&sk, &k, 1);
+	ca = fake_ca(&sk);
+	/* a new connection's first write starts at W_init, no probe */
+	sk.now_us = 5000;
+	hpcc_ctl_cwnd_event(&sk, CA_EVENT_TX_START);
+	tap_ok(!ca->probing && !sk.ctr[HPCC_C_PROBES] && sk.cwnd == 126,
+	       "no sample yet (a new connection): no probe, cwnd 126 kept");
+	sk.snd_nxt = 130000;
+	sample(&sk, HPCC_CTL_S_U, U_HALF, 5099500);
+	ack(&sk, 5100, 2000, 2);
+	tap_ok(ca->st.W == 125390 && sk.cwnd == 127, "a sample: W 125390");
+
+	/* idle, restarting within 4 * max(T, srtt) of the sample: not stale */
+	sk.now_us = 5899;
+	hpcc_ctl_cwnd_event(&sk, CA_EVENT_TX_START);
+	tap_ok(!ca->probing && sk.cwnd == 127 && !sk.ctr[HPCC_C_PROBES],
+	       "restart 799.5 us after the sample: no probe");
+
+	/* idle 900 us: the probe */
+	sk.snd_una = 140000;
+	sk.snd_nxt = 140000;
+	sk.now_us = 6000;
+	hpcc_ctl_cwnd_event(&sk, CA_EVENT_TX_START);
+	tap_ok(ca->probing && sk.cwnd == HPCC_PROBE_SEGS &&
+	       sk.ctr[HPCC_C_PROBES] == 1 && !strcmp(sk.trace_src, "probe") &&
+	       ca->use_us == 6000 && ca->st.W == 125390,
+	       "restart 900 us after the sample: probing, cwnd 2, counted, traced, W kept");
+	/* an ACK without news, then one with a sample from before the restart */
+	sk.snd_nxt = 142000;
+	ack(&sk, 6050, 141000, 1);
+	sample(&sk, HPCC_CTL_S_U, U_TWO, 5999000);
+	ack(&sk, 6060, 141000, 0);
+	tap_ok(ca->probing && sk.cwnd == HPCC_PROBE_SEGS && ca->st.W == 125390,
+	       "no sample since the restart: still probing, cwnd 2");
+	/*
+	 * the answer: U 0.5.  With the W before the pause in flight U
+	 * would be 0.5 + 125390 / 125000 = 1576134 / 2^20: Wc = 125390 *
+	 * eta / that = 79248, above the room, 125000 * (eta - 0.5) =
+	 * 56250; and the draft's W from it on this ACK, U < eta: Wc + W_ai
+	 */
+	sample(&sk, HPCC_CTL_S_U, U_HALF, 6099000);
+	ack(&sk, 6100, 142000, 1);
+	tap_ok(!ca->probing && ca->st.U == 524287 && ca->st.wc == 79248 &&
+	       ca->st.W == 79248 + W_AI && ca->st.last_update_seq == 142000 &&
+	       sk.cwnd == 81 && sk.pacing == 796380000ULL,
+	       "the answer U 0.5: Wc = 125390 * eta / (0.5 + 1.0031) = 79248, W 79638, cwnd 81");
+
+	/*
+	 * again, on a path that filled meanwhile, U 2.0: Wc = 79638 * eta /
+	 * (2.0 + 79638 / 125000) = 28689 (no room); W = Wc * eta / U + W_ai
+	 */
+	sk.snd_una = 150000;
+	sk.snd_nxt = 150000;
+	sk.now_us = 7000;
+	hpcc_ctl_cwnd_event(&sk, CA_EVENT_TX_START);
+	sk.snd_nxt = 152000;
+	sample(&sk, HPCC_CTL_S_U, U_TWO, 7099000);
+	ack(&sk, 7100, 151000, 1);
+	tap_ok(sk.ctr[HPCC_C_PROBES] == 2 && ca->st.wc == 28689 &&
+	       ca->st.W == 28689ULL * ETA / 2097151 + W_AI && ca->st.W == 14017 &&
+	       sk.cwnd == 16, "a full path (U 2.0): Wc 28689, W 14017, cwnd 16");
+
+	/* an idle path: at most the W before the pause */
+	sk.snd_una = 160000;
+	sk.snd_nxt = 160000;
+	sk.now_us = 8000;
+	hpcc_ctl_cwnd_event(&sk, CA_EVENT_TX_START);
+	sk.snd_nxt = 162000;
+	sample(&sk, HPCC_CTL_S_U, 0, 8099000);
+	ack(&sk, 8100, 161000, 1);
+	tap_ok(sk.ctr[HPCC_C_PROBES] == 3 && ca->st.wc == 14017 &&
+	       ca->st.W == 14017 + W_AI,
+	       "an idle path (U 15 / 2^20): Wc 14017, not above the W before the pause");
+
+	/* no answer: stale, Reno from the window before the probe */
+	ca->st.W = 125390;
+	ca->cwnd = 126;
+	sk.snd_una = 170000;
+	sk.snd_nxt = 170000;
+	sk.now_us = 10000;
+	hpcc_ctl_cwnd_event(&sk, CA_EVENT_TX_START);
+	sk.snd_nxt = 172000;
+	ack(&sk, 10100, 171000, 3);
+	tap_ok(sk.ctr[HPCC_C_PROBES] == 4 && ca->fallback && !ca->probing &&
+	       sk.cwnd == 126 && sk.ssthresh == 126,
+	       "no answer: fallback with cwnd 126, the W before the probe");
+
+	/* in loss recovery, TCP's window: no probe */
+	sock_init(&sk, &k, 1);
+	ca = fake_ca(&sk);
+	sample(&sk, HPCC_CTL_S_U, U_HALF, 1099500);
+	ack(&sk, 1100, 2000, 2);
+	sk.ca_state = TCP_CA_Recovery;
+	sk.now_us = 5000;
+	hpcc_ctl_cwnd_event(&sk, CA_EVENT_TX_START);
+	tap_ok(!ca->probing && !sk.ctr[HPCC_C_PROBES],
+	       "in recovery: no probe");
+}
+
 int main(void)
 {
-	tap_plan(50);
+	tap_plan(60);
 	test_cfg();
 	test_u_path();
 	test_loss();
 	test_std();
 	test_late();
 	test_cache();
+	test_probe();
 	return tap_done();
 }

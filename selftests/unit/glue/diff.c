@@ -672,6 +672,15 @@ static int sim_event(struct tcpsim *t, struct glue_run *r, struct gsk *g)
 			break;
 		bad |= sim_state(t, r, g, 1);
 		break;
+	case 8:	/* all acked, idle for up to 20 RTTs, a write: hpcc's probe */
+		if (t->in.ca_state)
+			break;
+		t->in.snd_una = t->in.snd_nxt;
+		t->in.packets_out = 0;
+		t->in.now_ns += (__u64)rnd_in(1, 20 * t->rtt_us) * 1000;
+		gsk_in(g, &t->in);
+		bad |= gsk_call(r, g, GLUE_CWND_EVENT, 0, 0, NULL);
+		break;
 	default:
 		break;
 	}
