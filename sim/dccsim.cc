@@ -73,6 +73,8 @@ struct Opts
     uint32_t flows = 2;             /* long */
     double lateS = 0;               /* long: the last flow starts this late */
     double leaveS = 0;              /* long: all but the last stop writing then */
+    double pauseS = 0, resumeS = 0; /* long: the last flow pauses, then resumes */
+    bool hpccProbe = true;          /* hpcc: TCP's CA_EVENT_TX_START passed on */
     double secs = 0.05;             /* long: duration; poisson: arrivals */
     double drain = 0.5;             /* poisson/incast: extra time to finish */
     std::string cdf = "websearch"; /* a file, or websearch / hadoop */
@@ -462,7 +464,7 @@ struct Flow
     FlowKey key;
     uint64_t sent = 0;
     Time t0, t1;
-    bool started = false, done = false;
+    bool started = false, done = false, paused = false;
     uint32_t recoveries = 0, rtos = 0;
     uint64_t rxBytes = 0;           /* at the receiver */
     uint32_t cwnd = 0, inflight = 0; /* the sender's last */
@@ -482,7 +484,7 @@ void
 Fill(uint32_t id)
 {
     Flow& f = flows[id];
-    while (f.sent < f.size)
+    while (f.sent < f.size && !f.paused)
     {
         uint32_t room = f.sock->GetTxAvailable();
         if (!room)
@@ -493,6 +495,42 @@ Fill(uint32_t id)
             return;
         f.sent += r;
     }
+}
+
+/*
+ * A restart's queue: the largest backlog of the monitored ports, sampled
+ * every 100 ns from the restart (--resume-s) for two base RTTs, the
+ * restarting flow's first round and the one its feedback shapes; and the
+ * largest over the two RTTs before it, the others' queue alone.
+ */
+uint64_t restartQ = 0, restartQBefore = 0;
+bool restartWatched = false;
+
+void
+RestartWatch(uint32_t n)
+{
+    const uint32_t dtNs = 100;
+    uint64_t mx = 0;
+
+    for (uint32_t i : net.monitored)
+        mx = std::max<uint64_t>(mx, net.ports[i].qd->GetNBytes());
+    restartQ = std::max(restartQ, mx);
+    restartWatched = true;
+    if ((uint64_t)(n + 1) * dtNs < 2 * net.baseRttNs)
+        Simulator::Schedule(NanoSeconds(dtNs), &RestartWatch, n + 1);
+}
+
+void
+RestartBefore(uint32_t n)
+{
+    const uint32_t dtNs = 100;
+    uint64_t mx = 0;
+
+    for (uint32_t i : net.monitored)
+        mx = std::max<uint64_t>(mx, net.ports[i].qd->GetNBytes());
+    restartQBefore = std::max(restartQBefore, mx);
+    if ((uint64_t)(n + 1) * dtNs < 2 * net.baseRttNs)
+        Simulator::Schedule(NanoSeconds(dtNs), &RestartBefore, n + 1);
 }
 
 void
@@ -767,6 +805,9 @@ Workload()
             double at = 0.001 + (g.jitterUs > 0 ? u->GetValue(0, g.jitterUs) * 1e-6 : 0);
             if (g.lateS > 0 && g.flows > 1 && i == g.flows - 1)
                 at = g.lateS;
+            /* a restart: the others start while the last one pauses */
+            if (g.pauseS > 0 && i + 1 < g.flows)
+                at += g.pauseS;
             AddFlow(snd[i % snd.size()], peer(i % snd.size()), 1ULL << 50, at);
         }
         /*
@@ -779,6 +820,24 @@ Workload()
                 for (size_t i = 0; i + 1 < flows.size(); i++)
                     flows[i].size = flows[i].sent;
             });
+        /*
+         * with --pause-s and --resume-s the last flow, alone on the
+         * path until then, stops writing at --pause-s and writes again
+         * at --resume-s: the others start as it pauses and take the
+         * link, and it restarts into a full path with the window it
+         * had alone (RestartWatch() records the queue it meets)
+         */
+        if (g.pauseS > 0 && g.resumeS > g.pauseS)
+        {
+            Simulator::Schedule(Seconds(g.pauseS), +[] { flows.back().paused = true; });
+            Simulator::Schedule(Seconds(g.resumeS) - NanoSeconds(2 * net.baseRttNs),
+                                &RestartBefore, 0);
+            Simulator::Schedule(Seconds(g.resumeS), +[] {
+                flows.back().paused = false;
+                RestartWatch(0);
+                Fill(flows.size() - 1);
+            });
+        }
         endTime = 0.001 + g.secs;
     }
     else if (g.workload == "incast")
@@ -1213,6 +1272,26 @@ Report(double wallS, double simS)
                     break;
                 }
         }
+        /*
+         * a restart: the queue it met (RestartWatch()), and its time from
+         * --resume-s to the end of its first bin at 80% of its fair share
+         */
+        std::string rq = "null", rqb = "null", rconv = "null";
+        if (restartWatched)
+        {
+            const Flow& f = flows.back();
+            double share = net.bottleneckBps / 1e6 / flows.size();
+            rq = Num(restartQ);
+            rqb = Num(restartQBefore);
+            for (size_t b = (size_t)(g.resumeS / g.flowDt + 1e-6); b < f.rxBins.size(); b++)
+                if (f.rxBins[b] * 8 / g.flowDt / 1e6 >= 0.8 * share)
+                {
+                    rconv = Num((b + 1) * g.flowDt - g.resumeS);
+                    break;
+                }
+        }
+        m << ", \"restart_q_bytes\": " << rq << ", \"restart_q_before_bytes\": " << rqb
+          << ", \"restart_conv_s\": " << rconv;
         /* Jain's index: none with --leave-s, where one flow stays */
         m << ", \"jain\": " << Num(q && !(g.leaveS > 0) ? s * s / (means.size() * q) : NAN)
           << ", \"conv_s\": " << conv << ", \"gone_s\": " << gone;
@@ -1235,7 +1314,8 @@ Report(double wallS, double simS)
     std::string scen = g.scenario.empty() ? "sim-" + g.topo + "-" + g.workload : g.scenario;
     std::ostringstream rec;
     rec << "{\"source\": \"sim\", \"scenario\": " << Quote(scen) << ", \"kind\": " << Quote(kind)
-        << ", \"cc\": " << Quote(g.cc) << ", \"round\": " << g.round
+        << ", \"cc\": " << Quote(g.cc == "hpcc" && !g.hpccProbe ? "hpcc,probe=0" : g.cc)
+        << ", \"round\": " << g.round
         << ", \"kernel\": \"ns-3 3.37 (dccsim)\", \"topo\": " << Quote(g.topo)
         << ", \"rate_mbit\": " << Num(net.bottleneckBps / 1e6)
         << ", \"delay\": " << Quote(g.delay + " per link") << ", \"delays\": [" << delays.str()
@@ -1338,6 +1418,17 @@ main(int argc, char** argv)
     cmd.AddValue("leave-s", "long: every flow but the last stops writing at this time, s "
                  "(the last one's time to 80% of the link once they are gone is "
                  "recorded)", g.leaveS);
+    cmd.AddValue("pause-s",
+                 "long: the last flow's application stops writing then, s, and the others "
+                 "start",
+                 g.pauseS);
+    cmd.AddValue("resume-s",
+                 "long: ... and writes again then, s (the queue its restart meets is recorded)",
+                 g.resumeS);
+    cmd.AddValue("hpcc-probe",
+                 "hpcc: TCP's CA_EVENT_TX_START reaches the controller (0: no probe "
+                 "after idle, for comparison)",
+                 g.hpccProbe);
     cmd.AddValue("secs", "long: duration; poisson: arrivals for, s", g.secs);
     cmd.AddValue("drain", "poisson/incast: time to let flows finish, s", g.drain);
     cmd.AddValue("cdf", "poisson: websearch | hadoop (selftests/lib) | a CDF file", g.cdf);
@@ -1452,6 +1543,7 @@ main(int argc, char** argv)
         Config::SetDefault("ns3::TcpHpccDcc::LineRateMbps", UintegerValue(hc / 1000000));
         Config::SetDefault("ns3::TcpHpccDcc::BaseRttUs",
                            UintegerValue(g.hpccTUs ? g.hpccTUs : rttUs));
+        Config::SetDefault("ns3::TcpHpccDcc::Probe", BooleanValue(g.hpccProbe));
         Config::SetDefault("ns3::TcpLdcpDcc::BwMbps", UintegerValue(bw));
         Config::SetDefault("ns3::TcpLdcpDcc::BaseRttUs", UintegerValue(rttUs));
         Config::SetDefault("ns3::TcpSocketState::MaxPacingRate", DataRateValue(DataRate(hc)));

@@ -189,6 +189,11 @@ TcpHpccDcc::GetTypeId()
                           MakeUintegerChecker<uint32_t>())
             .AddAttribute("Csig", "the model's CSIG path serves the flow (negotiated)",
                           BooleanValue(true), MakeBooleanAccessor(&TcpHpccDcc::m_csig),
+                          MakeBooleanChecker())
+            .AddAttribute("Probe",
+                          "TCP's CA_EVENT_TX_START reaches the controller (false: no probe "
+                          "after idle, the model's comparison without it)",
+                          BooleanValue(true), MakeBooleanAccessor(&TcpHpccDcc::m_probe),
                           MakeBooleanChecker());
     return tid;
 }
@@ -298,11 +303,16 @@ TcpHpccDcc::CongestionStateSet(Ptr<TcpSocketState> tcb, const TcpSocketState::Tc
 void
 TcpHpccDcc::CwndEvent(Ptr<TcpSocketState> tcb, const TcpSocketState::TcpCAEvent_t ev)
 {
-    if (!m_h || ev > TcpSocketState::CA_EVENT_ECN_IS_CE)
+    if (!m_h || ev > TcpSocketState::CA_EVENT_ECN_IS_CE ||
+        (ev == TcpSocketState::CA_EVENT_TX_START && !m_probe))
         return;
     struct dcc_sim_io* io = dcc_sim_hpcc_io(m_h);
     In(tcb, io);
     Traced(m_h, "cwnd_event", ev, 0, io, [&] { dcc_sim_hpcc_cwnd_event(m_h, (int)ev); });
+    /* a probe's window (hpcc_ctl_tx_start()), before the next segment */
+    uint32_t mss = std::max<uint32_t>(tcb->m_segmentSize, 1);
+    if (tcb->m_cWnd.Get() / mss != io->cwnd)
+        tcb->m_cWnd = io->cwnd * mss;
 }
 
 void

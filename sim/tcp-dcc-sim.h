@@ -80,7 +80,7 @@ class TcpHpccDcc : public TcpDccSim
     uint32_t m_lineRate = 10000, m_baseRtt = 0, m_eta = 95, m_nflows = 16;
     uint32_t m_maxStage = 5, m_wAi = 0, m_growPct = 90, m_commitSamples = 2,
              m_commitWaitPct = 100;
-    bool m_csig = true;
+    bool m_csig = true, m_probe = true;
     void* m_h = nullptr;
 };
 

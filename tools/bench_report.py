@@ -235,6 +235,27 @@ def describe(r0, rounds):
             (what, r0["rate_mbit"], delay, r0["kernel"], rounds))
 
 
+# a flow's restart into a path that filled while it paused (the model's
+# --pause-s / --resume-s): the queue it met, the others' before it, and
+# its time to 80% of its share
+RESTART_COLS = [
+    ("restart_q_bytes", "queue met KB (2 RTTs)", 0.001, "%.1f"),
+    ("restart_q_before_bytes", "queue before KB", 0.001, "%.1f"),
+    ("restart_conv_s", "to 80% of share ms", 1000.0, "%.1f"),
+]
+
+
+def restart_table(ccs, recs, rst):
+    rows = []
+    for cc in ccs:
+        rs = [r for r in recs if r["cc"] == cc]
+        rows.append([cc] + [cell(stats(rs, key, scale), len(rs), fmt)
+                            for key, _, scale, fmt in RESTART_COLS])
+    out = ["The restart:", ""]
+    out += (rst_table if rst else md_table)(["cc"] + [c[1] for c in RESTART_COLS], rows)
+    return out + [""]
+
+
 def cell(s, n, fmt):
     if not s:
         return "-"
@@ -442,6 +463,8 @@ def table(scen, recs, rst, img):
     head = ["cc"] + [c[1] for c in cols]
     out += (rst_table if rst else md_table)(head, rows)
     out.append("")
+    if any(r["metrics"].get("restart_q_bytes") is not None for r in recs):
+        out += restart_table(ccs, recs, rst)
     if k == "poisson":
         out += bin_table(ccs, recs, rst)
     if k in ("poisson", "incast") and all("fct" in r["series"] for r in recs):

@@ -10,12 +10,14 @@
 #
 # Environment (make bench-sim passes its variables):
 #   SIM_BENCH  scenarios (default: all): ws30 ws50 ws70 hd30 hd50 hd70
-#              incast64 incast128 incast256 long join leave rtt rtt1
+#              incast64 incast128 incast256 long join leave restart rtt rtt1
 #              (join: a late joiner; leave: three of four flows leave;
+#              restart: a flow restarts into a path that filled;
 #              rtt1: rtt with a 1 ms minimum RTO); not by default, for their cost: ibg64 ibg256
 #              ibgl64 (incast of N beside a background; ibgl: of 1 MB
 #              flows), vmdumbbell vmconvergence (the VM's dc profile)
-#   SIM_CCS    congestion controls (default: hpcc ldcp dctcp cubic)
+#   SIM_CCS    congestion controls (default: hpcc ldcp dctcp cubic; also
+#              hpcc,probe=0, hpcc without its probe after idle)
 #   SIM_SEEDS  seeds, one round each (default: 3)
 #   SIM_JOBS   simulations at once (default: 2; ns-3 is single-threaded)
 #   SIM_WS_SECS  web-search arrivals, s of simulated time (default: 0.005)
@@ -27,7 +29,7 @@ set -e
 top=$(cd "$(dirname "$0")/.." && pwd)
 S=$top/build/sim/dccsim
 out=${1:?usage: sim_bench.sh OUTDIR}
-bench=${SIM_BENCH:-ws30 ws50 ws70 hd30 hd50 hd70 incast64 incast128 incast256 long join leave rtt rtt1}
+bench=${SIM_BENCH:-ws30 ws50 ws70 hd30 hd50 hd70 incast64 incast128 incast256 long join leave restart rtt rtt1}
 ccs=${SIM_CCS:-hpcc ldcp dctcp cubic}
 seeds=${SIM_SEEDS:-3}
 jobs=${SIM_JOBS:-2}
@@ -92,6 +94,15 @@ args()
 		echo "--topo=dumbbell $dc --mtu=9000 --workload=long" \
 			"--senders=4 --flows=4 --secs=$long_secs --jitter-us=20" \
 			"--late-s=0.01 --flow-dt=0.0002" ;;
+	restart)
+		# 4 long flows, 1500-byte frames: the fourth alone from the
+		# start, pausing at 2 ms while the others start, writing
+		# again at 6 ms into the full path; the queue its restart
+		# meets over two round trips, sampled every 100 ns (hpcc's
+		# probe; SIM_CCS="hpcc hpcc,probe=0" compares it without)
+		echo "--topo=dumbbell $dc --workload=long --senders=4 --flows=4" \
+			"--secs=0.01 --jitter-us=20 --pause-s=0.002 --resume-s=0.006" \
+			"--flow-dt=0.0001" ;;
 	leave)
 		# 4 long flows, three of which stop writing 10 ms in: the
 		# last one's time to 80% of the link once their sockets
@@ -134,8 +145,11 @@ for b in $bench; do
 	a=$(args "$b")
 	for seed in $(seq 1 "$seeds"); do
 		for cc in $ccs; do
-			n=sim-$b-$cc-r$seed
-			echo "$n $a --cc=$cc --seed=$seed --round=$seed --scenario=sim-$b" \
+			# hpcc,probe=0: hpcc without its probe after idle
+			c="--cc=${cc%%,*}"
+			[ "$cc" = hpcc,probe=0 ] && c="$c --hpcc-probe=0"
+			n=sim-$b-${cc//[,=]/-}-r$seed
+			echo "$n $a $c --seed=$seed --round=$seed --scenario=sim-$b" \
 				"--out=$out/results/$n.json" >> "$list"
 		done
 	done
