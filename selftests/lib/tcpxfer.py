@@ -13,6 +13,10 @@
         accept one connection; read it to the end while writing, every
         10 ms for SECS seconds, SIZE bytes and then 100 (TCP_NODELAY: a
         segment each); then close
+    tcpxfer.py pause HOST PORT BYTES SECS CC
+        connect with TCP_CONGESTION CC, send BYTES, wait until the peer
+        has acknowledged them all (SIOCOUTQ 0), idle for SECS, send
+        BYTES again, close the write side, print the server's answer
     tcpxfer.py hold HOST PORT SPORT SECS
         connect from port SPORT without waiting, keep the attempt open
         for SECS seconds (a SYN_SENT socket to forge against)
@@ -34,6 +38,7 @@ reconnection on the same four-tuple reuses it, as TCP allows.  MD5KEY
 signs the connection with TCP-MD5 (RFC 2385) for PEER / HOST.
 """
 import errno
+import fcntl
 import socket
 import struct
 import sys
@@ -41,6 +46,8 @@ import threading
 import time
 
 TCP_MD5SIG = 14
+TCP_CONGESTION = 13
+SIOCOUTQ = 0x5411
 
 
 def md5(s, peer, key):
@@ -93,6 +100,34 @@ def client(host, port, sport, nbytes, key=None):
     buf = b"x" * 65536
     while left > 0:
         left -= s.send(buf[:min(left, len(buf))])
+    s.shutdown(socket.SHUT_WR)
+    got = b""
+    while True:
+        b = s.recv(100)
+        if not b:
+            break
+        got += b
+    s.close()
+    print(got.decode().strip() if got.strip().isdigit() else len(got))
+
+
+def pause(host, port, nbytes, secs, cc):
+    s = socket.socket(family(host))
+    s.setsockopt(socket.IPPROTO_TCP, TCP_CONGESTION, cc.encode())
+    s.settimeout(60)
+    s.connect((host, int(port)))
+    buf = b"x" * int(nbytes)
+    for i in range(2):
+        s.sendall(buf)
+        if i:
+            break
+        # everything acknowledged: nothing in flight from here
+        t = time.time() + 30
+        while struct.unpack("i", fcntl.ioctl(s, SIOCOUTQ, b"\0" * 4))[0]:
+            if time.time() > t:
+                sys.exit("pause: the first BYTES not acknowledged in 30 s")
+            time.sleep(0.001)
+        time.sleep(float(secs))
     s.shutdown(socket.SHUT_WR)
     got = b""
     while True:
@@ -227,6 +262,8 @@ elif cmd == "many":
     many(*sys.argv[2:7])
 elif cmd == "open":
     opened(*sys.argv[2:7])
+elif cmd == "pause":
+    pause(*sys.argv[2:7])
 elif cmd == "hold":
     hold(*sys.argv[2:6])
 else:
