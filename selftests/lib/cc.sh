@@ -141,8 +141,8 @@ cc_bpf_load()
 	want=$(cc_bpf_named)
 	[ -n "$want" ] || return 0
 	for c in ${CCS:-}; do
-		if [[ $c == *_bpf,* ]]; then
-			echo "cc.sh: $c: the BPF flavour's parameters are the load's (dccbpf), no variants" >&2
+		if [[ $c == *_bpf,* && ${c#*,} != tso_rtt_log=+([0-9]) ]]; then
+			echo "cc.sh: $c: the BPF flavour's parameters are the load's (dccbpf), no variants but tso_rtt_log" >&2
 			return 1
 		fi
 	done
@@ -196,8 +196,10 @@ cc_hosts()
 	local i
 
 	CC_GSO_SEGS=$(topo_gso_segs s1)
-	# the senders' devices are all at this value yet (cc_config)
+	# the senders' devices are all at this value yet (cc_config), and
+	# their namespaces at the kernel's tcp_tso_rtt_log
 	CC_SEGS_SET=$CC_GSO_SEGS
+	CC_RTTLOG_SET=9
 	for ((i = 1; i <= $1; i++)); do
 		ip -n "${TOPO}s$i" link set "s$i-eth0" mtu 1496
 		topo_exec "s$i" sysctl -qw net.ipv4.tcp_ecn=1
@@ -366,7 +368,8 @@ cc_all_scenarios()
 
 # cc_params CC: a variant's KEY=VALs written to its module's parameters
 # (tcp_ALGO), for the runs until the next cc_config; the values before
-# are kept in CC_SAVED and put back by cc_params_restore
+# are kept in CC_SAVED and put back by cc_params_restore.  tso_rtt_log
+# is not a module's: cc_config sets it on the senders (cc_tso_rtt_log)
 CC_SAVED=()
 cc_params_restore()
 {
@@ -386,6 +389,7 @@ cc_params()
 	[[ $1 == *,* ]] || return 0
 	IFS=, read -ra kvs <<< "${1#*,}"
 	for kv in "${kvs[@]}"; do
+		[[ $kv == tso_rtt_log=* ]] && continue
 		f=tcp_$(cc_base "$1")/parameters/${kv%%=*}
 		if [[ $kv != *=* || ! -w /sys/module/$f ]]; then
 			echo "cc.sh: no parameter $f to set as '$kv'" >&2
@@ -394,6 +398,31 @@ cc_params()
 		CC_SAVED+=("$f=$(cat "/sys/module/$f")")
 		echo "${kv#*=}" > "/sys/module/$f" || return 1
 	done
+}
+
+# cc_tso_rtt_log CC SENDER...: the senders' net.ipv4.tcp_tso_rtt_log,
+# the kernel's min-RTT term of a TSO burst (tcp_tso_autosize(): 64 KB
+# >> (min RTT >> it)), as the variant CC,tso_rtt_log=N sets it for any
+# CC, else the kernel's 9: a host's stand-in, for the BPF flavour, for
+# part of the modules' TSO cap (Documentation/bpf.rst).  Set only where
+# the last run left it otherwise (CC_RTTLOG_SET), as gso_max_segs.
+CC_RTTLOG_SET=9
+cc_tso_rtt_log()
+{
+	local v=9 kv s kvs
+
+	if [[ $1 == *,* ]]; then
+		IFS=, read -ra kvs <<< "${1#*,}"
+		for kv in "${kvs[@]}"; do
+			[[ $kv == tso_rtt_log=* ]] && v=${kv#*=}
+		done
+	fi
+	shift
+	[ "$v" = "$CC_RTTLOG_SET" ] && return 0
+	for s in "$@"; do
+		topo_exec "$s" sysctl -qw net.ipv4.tcp_tso_rtt_log="$v" || return 1
+	done
+	CC_RTTLOG_SET=$v
 }
 
 # cc_config CC NSENDERS: CC (or the variant CC, cc_params) as every
@@ -410,9 +439,10 @@ cc_config()
 	local leaf senders cc s segs
 
 	cc_params "$1" || return 1
+	mapfile -t senders < <(seq -f "s%g" "$2")
+	cc_tso_rtt_log "$1" "${senders[@]}" || return 1
 	cc=$(cc_base "$1")
 	set -- "$cc" "$2"
-	mapfile -t senders < <(seq -f "s%g" "$2")
 	topo_set_cc "$(cc_algo "$1")" "${senders[@]}" r || return 1
 	segs=$([ "$1" = paced ] && echo 2 || echo "${CC_GSO_SEGS:-65535}")
 	if [ "$segs" != "$CC_SEGS_SET" ]; then
