@@ -681,33 +681,50 @@ def ratio(a, b):
     return a / b if b else None
 
 
+def lost_flows(recs, scen, cc):
+    """cc's flows in scen that did not finish or failed, all rounds"""
+    return sum((r["metrics"].get("unfinished") or 0) + (r["metrics"].get("errors") or 0)
+               for r in recs if r["scenario"] == scen and r["cc"] == cc)
+
+
 def goal_row(recs, what, scen, cc, other, key, sense, bound):
     """one goal's row: measured (ratio of the medians, each side's
-    median and range) and verdict; inside the other's spread where the
-    verdict turns within the other's range over the rounds"""
-    a = side(recs, scen, cc, key)
-    if a is None:
+    median and range) and verdict.  "inside the spread" where the
+    verdict turns within the two sides' ranges over the rounds (the
+    ratios of one's ends to the other's); "not run" where a side has no
+    records of a scenario that ran; never "met" with flows that did not
+    finish or failed, which are counted instead"""
+    if not any(r["scenario"] == scen for r in recs):
         return None
+    name, asked = what + " (" + scen + ")", "%s %g" % (sense, bound)
+    a = side(recs, scen, cc, key)
+    b = side(recs, scen, other, key) if other else None
+    missing = ["no %s %s" % (c, "figure of %s" % key if any(
+        r["scenario"] == scen and r["cc"] == c for r in recs) else "records")
+        for c, st in ((cc, a), (other, b)) if c and st is None]
+    if missing:
+        return [name, asked, "-", "not run: " + ", ".join(missing)]
     ok = (lambda x: x <= bound) if sense == "<=" else (lambda x: x >= bound)
     if other is None:
-        return [what + " (" + scen + ")", "%s %g" % (sense, bound), fmt_side(a, key),
-                "met" if ok(a[0]) else "missed"]
-    b = side(recs, scen, other, key)
-    if b is None:
-        return None
-    r = ratio(a[0], b[0])
-    if r is None:
-        return [what + " (" + scen + ")", "%s %g" % (sense, bound),
-                "%s against %s's %s" % (fmt_side(a, key), other, fmt_side(b, key)),
-                "not readable"]
-    verdict = "met" if ok(r) else "missed"
-    ends = [ratio(a[0], x) for x in (b[1], b[2])]
-    if any(x is not None and ok(x) != ok(r) for x in ends):
-        verdict += ", inside %s's spread" % other
-    meas = "%s against %s's %s" % (fmt_side(a, key), other, fmt_side(b, key))
-    if b[0] != inf:
-        meas = "%.2f: %s" % (r, meas)
-    return [what + " (" + scen + ")", "%s %g" % (sense, bound), meas, verdict]
+        meas, verdict = fmt_side(a, key), "met" if ok(a[0]) else "missed"
+    else:
+        r = ratio(a[0], b[0])
+        meas = "%s against %s's %s" % (fmt_side(a, key), other, fmt_side(b, key))
+        if r is None:
+            return [name, asked, meas, "not readable"]
+        verdict = "met" if ok(r) else "missed"
+        ends = [ratio(a[1], b[2]), ratio(a[2], b[1])]
+        if any(x is not None and ok(x) != ok(r) for x in ends):
+            verdict += ", inside the spread"
+        if b[0] != inf:
+            meas = "%.2f: %s" % (r, meas)
+    lost = [(c, lost_flows(recs, scen, c)) for c in (cc, other) if c]
+    if any(n for _, n in lost):
+        count = "%d flows unfinished or failed (%s)" % (
+            sum(n for _, n in lost), ", ".join("%s %d" % cn for cn in lost))
+        verdict = ("not readable: " + count) if verdict.startswith("met") else \
+            verdict + "; " + count
+    return [name, asked, meas, verdict]
 
 
 def goals(recs, rst):
@@ -747,8 +764,9 @@ def goals(recs, rst):
     out = [title, "-" * len(title)] if rst else ["### %s" % title]
     out += ["", "The goals at the dc profile (Documentation/results.rst), read from "
             "these records: ratios of the medians of the same run, each side's median "
-            "and range over the rounds; \"inside X's spread\" where the verdict turns "
-            "within X's range.", ""]
+            "and range over the rounds; \"inside the spread\" where the verdict turns "
+            "within the two sides' ranges; \"not run\" where a side has no records; "
+            "a run with flows unfinished or failed is not read as met.", ""]
     out += (rst_table if rst else md_table)(["goal (scenario)", "asked", "measured",
                                              "verdict"], rows)
     return out + [""]
