@@ -21,7 +21,7 @@ PKGS="build-essential make gcc kmod cpio gzip xz-utils bc flex bison
 	iproute2 iperf3 ethtool sparse linux-source iputils-ping jq bc nftables dkms
 	debhelper dh-dkms lintian
 	python3 python3-matplotlib
-	libns3-dev valgrind"
+	libns3-dev valgrind tshark"
 
 need=
 for p in $PKGS; do

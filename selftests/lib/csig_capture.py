@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """Print the CSIG tags of frames arriving on an interface.
 
-    csig_capture.py IFACE SECONDS [MAXFRAMES]
+    csig_capture.py [--pcap FILE] IFACE SECONDS [MAXFRAMES]
 
 A packet socket sees a frame before tc ingress does, so the tag is still
 there when a strip role runs on the same device.  One line per tagged
@@ -16,7 +16,9 @@ line, "# ready", says (flushed at once): under TCG starting python takes
 a second or more, so a caller that needs tags from a moment on waits for
 that line.  SIGTERM ends the window early, the summary still printed: a
 caller that needs the tags up to an event of its own stops the capture
-after it.
+after it.  --pcap FILE also writes every frame of the window, both
+directions, to FILE (pcap, Ethernet), for a dissector to read
+(tools/wireshark/csig.lua).
 """
 import signal
 import socket
@@ -29,8 +31,15 @@ from csig_consts import consts
 
 def main():
     c = consts()
-    ifname, secs = sys.argv[1], float(sys.argv[2])
-    maxf = int(sys.argv[3]) if len(sys.argv) > 3 else 1 << 30
+    args = sys.argv[1:]
+    pcap = None
+    if args[:1] == ["--pcap"]:
+        pcap = open(args[1], "wb")
+        # pcap's header: version 2.4, GMT, snapshot length, Ethernet
+        pcap.write(struct.pack("=IHHiIII", 0xa1b2c3d4, 2, 4, 0, 0, 262144, 1))
+        args = args[2:]
+    ifname, secs = args[0], float(args[1])
+    maxf = int(args[2]) if len(args) > 2 else 1 << 30
     tp = {c["CSIG_TPID_COMPACT"]: 0, c["CSIG_TPID_EXPANDED"]: 1}
     s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(3))
     s.bind((ifname, 0))
@@ -45,6 +54,10 @@ def main():
             buf, addr = s.recvfrom(262144)
         except socket.timeout:
             continue
+        if pcap:
+            t = time.time()
+            pcap.write(struct.pack("=IIII", int(t), int(t % 1 * 1e6), len(buf), len(buf)))
+            pcap.write(buf)
         if addr[2] == socket.PACKET_OUTGOING:
             continue
         frames += 1
@@ -76,6 +89,8 @@ def main():
                 seq = struct.unpack_from("!I", buf, l4 + 4)[0]
         print(tp[et], t, v, lm, len(buf), seq)
     print("# frames %d tagged %d" % (frames, tagged))
+    if pcap:
+        pcap.close()
 
 
 main()
