@@ -422,6 +422,8 @@ install: tools
 	ln -sf ccstat $(DESTDIR)/usr/local/sbin/hpccstat
 	install -D -m 0644 $(BUILD)/bpf/csig_port.bpf.o \
 		$(DESTDIR)/usr/local/lib/csig/csig_port.bpf.o
+	install -D -m 0644 $(TOP)/tools/wireshark/csig.lua \
+		$(DESTDIR)/usr/local/share/tcp-dcc/wireshark/csig.lua
 
 # Debian packages, built with dpkg-buildpackage from a copy of the
 # checkout's files (tracked or new, as lint's C_FILES) in

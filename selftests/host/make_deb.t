@@ -57,19 +57,21 @@ got=$(files "$tools_deb")
 want="usr/lib/csig/csig_port.bpf.o
 usr/sbin/ccstat
 usr/sbin/csigctl
+usr/sbin/csighost
 usr/sbin/hpccstat -> ccstat
 usr/share/doc/$name-tools/changelog.gz
 usr/share/doc/$name-tools/copyright
 usr/share/lintian/overrides/$name-tools
 usr/share/man/man8/ccstat.8.gz
 usr/share/man/man8/csigctl.8.gz
-usr/share/man/man8/hpccstat.8.gz -> ccstat.8.gz"
+usr/share/man/man8/hpccstat.8.gz -> ccstat.8.gz
+usr/share/tcp-dcc/wireshark/csig.lua"
 d=$(diff <(sort <<< "$want") <(echo "$got") | grep '^[<>]' | tr '\n' ' ')
-ktap_expect "$name-tools: csigctl, ccstat and hpccstat, their manual pages, the BPF object" \
+ktap_expect "$name-tools: csigctl, csighost, ccstat and hpccstat, manual pages, the BPF object, the Wireshark dissector" \
 	"$([ "$got" = "$(sort <<< "$want")" ] && echo 1 || echo 0) == 1" ${d:+"$d"}
 x=$out/x
 dpkg-deb -x "$tools_deb" "$x" 2> /dev/null
-ktap_expect "$name-tools: csigctl runs and depends on libbpf; the BPF object is eBPF" \
-	"$("$x/usr/sbin/csigctl" --help 2>&1 | grep -c '^usage: csigctl') == 1 && $(dpkg-deb -f "$tools_deb" Depends 2> /dev/null | grep -c 'libbpf') == 1 && $(readelf -h "$x/usr/lib/csig/csig_port.bpf.o" 2> /dev/null | grep -c 'Linux BPF') == 1"
+ktap_expect "$name-tools: csigctl and csighost run and depend on libbpf; the BPF object is eBPF" \
+	"$("$x/usr/sbin/csigctl" --help 2>&1 | grep -c '^usage: csigctl') == 1 && $("$x/usr/sbin/csighost" --help 2>&1 | grep -c '^usage: csighost') == 1 && $(dpkg-deb -f "$tools_deb" Depends 2> /dev/null | grep -c 'libbpf') == 1 && $(readelf -h "$x/usr/lib/csig/csig_port.bpf.o" 2> /dev/null | grep -c 'Linux BPF') == 1"
 
 ktap_finished

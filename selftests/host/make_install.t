@@ -53,11 +53,12 @@ for k in $kvers; do
 	ktap_expect "$k: ... built for $k (vermagic)" "$vm == 3"
 	tools=0
 	for f in usr/local/sbin/csigctl usr/local/sbin/csighost usr/local/sbin/ccstat \
-		 usr/local/sbin/hpccstat usr/local/lib/csig/csig_port.bpf.o; do
+		 usr/local/sbin/hpccstat usr/local/lib/csig/csig_port.bpf.o \
+		 usr/local/share/tcp-dcc/wireshark/csig.lua; do
 		[ -e "$d/$f" ] && tools=$((tools + 1))
 	done
-	ktap_expect "$k: csigctl, csighost, ccstat, hpccstat and csig_port.bpf.o installed" \
-		"$tools == 5"
+	ktap_expect "$k: csigctl, csighost, ccstat, hpccstat, csig_port.bpf.o and the Wireshark dissector installed" \
+		"$tools == 6"
 
 	# depmod over the staged tree, with the kernel's own lists beside it
 	cp /lib/modules/"$k"/modules.order /lib/modules/"$k"/modules.builtin* \
