@@ -22,7 +22,9 @@
  * Without telemetry (no negotiation, tags stripped, samples older than
  * stale_rtts round trips) the flow falls back to Reno, counted, and comes
  * back when samples do; a flow whose negotiation shows up after it
- * started (a passive open) takes the telemetry path then.
+ * started (a passive open) takes the telemetry path then, and one that
+ * restarts after an idle period on stale telemetry probes the path
+ * before its window opens.
  *
  * Documentation/tcp_hpcc.rst maps this to the draft line by line.
  */
@@ -118,7 +120,7 @@ MODULE_PARM_DESC(commit_wait_pct,
 DEFINE_RANGE_PARAM_OPS_NOTIFY(stale_rtts, 1, 1000, hpcc_cfg_changed);
 module_param_cb(stale_rtts, &stale_rtts_ops, &hpcc_cfg.p.stale_rtts, 0644);
 MODULE_PARM_DESC(stale_rtts,
-		 "telemetry older than this many RTTs, a window acked since, is stale (1..1000, default 4)");
+		 "telemetry older than this many RTTs is stale: fallback once a window is acked, a probe at a restart (1..1000, default 4)");
 
 static const char * const input_names[] = HPCC_INPUT_NAMES;
 
