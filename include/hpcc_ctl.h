@@ -513,6 +513,19 @@ static inline void hpcc_ctl_resume(struct sock *sk, struct hpcc_ctl *ca,
 }
 
 /*
+ * Is the newest telemetry older than stale_rtts round trips (max(T,
+ * srtt)) at @now?  The fallback's measure, and the probe's.
+ */
+static inline bool hpcc_ctl_stale(struct sock *sk, const struct hpcc_ctl *ca,
+				  const struct hpcc_ctl_cfg *k, __u64 now,
+				  __u32 t_us)
+{
+	return now > ca->info_ns &&
+	       now - ca->info_ns > (__u64)DCC_READ_ONCE(k->p.stale_rtts) *
+				   hpcc_ctl_rtt_us(sk, t_us) * NSEC_PER_USEC;
+}
+
+/*
  * Probes.  A flow that restarts with stale telemetry (nothing in flight:
  * TCP's CA_EVENT_TX_START; its newest sample older than stale_rtts round
  * trips, max(T, srtt), the fallback's measure) holds snd_cwnd at
@@ -535,10 +548,8 @@ static inline void hpcc_ctl_tx_start(struct sock *sk, struct hpcc_ctl *ca)
 
 	if (!ca->started || !ca->negotiated || ca->fallback || ca->probing ||
 	    ca->source == HPCC_SRC_NONE ||
-	    dcc_ca_state(sk) >= TCP_CA_Recovery || now <= ca->info_ns ||
-	    now - ca->info_ns <= (__u64)DCC_READ_ONCE(k->p.stale_rtts) *
-				 hpcc_ctl_rtt_us(sk, hpcc_ctl_t_us(sk, k)) *
-				 NSEC_PER_USEC)
+	    dcc_ca_state(sk) >= TCP_CA_Recovery ||
+	    !hpcc_ctl_stale(sk, ca, k, now, hpcc_ctl_t_us(sk, k)))
 		return;
 	ca->probing = 1;
 	/* what the pause used is no measure of W either */
@@ -619,9 +630,7 @@ static inline void hpcc_ctl_update(struct sock *sk, int acked)
 		hpcc_measure_u(&ca->st, &p, u, ts);
 	}
 	/* stale: a few RTTs without news while a window was acked */
-	if (!ca->fallback && now > ca->info_ns &&
-	    now - ca->info_ns > (__u64)DCC_READ_ONCE(k->p.stale_rtts) *
-				hpcc_ctl_rtt_us(sk, t_us) * NSEC_PER_USEC &&
+	if (!ca->fallback && hpcc_ctl_stale(sk, ca, k, now, t_us) &&
 	    dcc_delivered(sk) - ca->info_delivered > dcc_cwnd(sk)) {
 		ca->fallback = 1;
 		/* no answer to a probe: Reno from the W before it */
