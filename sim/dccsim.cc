@@ -497,40 +497,35 @@ Fill(uint32_t id)
     }
 }
 
+/* the largest backlog of the monitored ports now, bytes */
+uint64_t
+MonitoredBacklog()
+{
+    uint64_t mx = 0;
+
+    for (uint32_t i : net.monitored)
+        mx = std::max<uint64_t>(mx, net.ports[i].qd->GetNBytes());
+    return mx;
+}
+
 /*
- * A restart's queue: the largest backlog of the monitored ports, sampled
- * every 100 ns from the restart (--resume-s) for two base RTTs, the
- * restarting flow's first round and the one its feedback shapes; and the
- * largest over the two RTTs before it, the others' queue alone.
+ * A restart's queue: MonitoredBacklog() sampled every 100 ns for two
+ * base RTTs into *peak, its largest: from the restart (--resume-s), the
+ * restarting flow's first round and the one its feedback shapes, into
+ * restartQ; over the two RTTs before it, the others' queue alone, into
+ * restartQBefore.
  */
 uint64_t restartQ = 0, restartQBefore = 0;
 bool restartWatched = false;
 
 void
-RestartWatch(uint32_t n)
+PeakWatch(uint64_t* peak, uint32_t n)
 {
     const uint32_t dtNs = 100;
-    uint64_t mx = 0;
 
-    for (uint32_t i : net.monitored)
-        mx = std::max<uint64_t>(mx, net.ports[i].qd->GetNBytes());
-    restartQ = std::max(restartQ, mx);
-    restartWatched = true;
+    *peak = std::max(*peak, MonitoredBacklog());
     if ((uint64_t)(n + 1) * dtNs < 2 * net.baseRttNs)
-        Simulator::Schedule(NanoSeconds(dtNs), &RestartWatch, n + 1);
-}
-
-void
-RestartBefore(uint32_t n)
-{
-    const uint32_t dtNs = 100;
-    uint64_t mx = 0;
-
-    for (uint32_t i : net.monitored)
-        mx = std::max<uint64_t>(mx, net.ports[i].qd->GetNBytes());
-    restartQBefore = std::max(restartQBefore, mx);
-    if ((uint64_t)(n + 1) * dtNs < 2 * net.baseRttNs)
-        Simulator::Schedule(NanoSeconds(dtNs), &RestartBefore, n + 1);
+        Simulator::Schedule(NanoSeconds(dtNs), &PeakWatch, peak, n + 1);
 }
 
 void
@@ -825,16 +820,17 @@ Workload()
          * path until then, stops writing at --pause-s and writes again
          * at --resume-s: the others start as it pauses and take the
          * link, and it restarts into a full path with the window it
-         * had alone (RestartWatch() records the queue it meets)
+         * had alone (PeakWatch() records the queue it meets)
          */
         if (g.pauseS > 0 && g.resumeS > g.pauseS)
         {
             Simulator::Schedule(Seconds(g.pauseS), +[] { flows.back().paused = true; });
             Simulator::Schedule(Seconds(g.resumeS) - NanoSeconds(2 * net.baseRttNs),
-                                &RestartBefore, 0);
+                                &PeakWatch, &restartQBefore, 0);
             Simulator::Schedule(Seconds(g.resumeS), +[] {
                 flows.back().paused = false;
-                RestartWatch(0);
+                restartWatched = true;
+                PeakWatch(&restartQ, 0);
                 Fill(flows.size() - 1);
             });
         }
@@ -933,10 +929,7 @@ SnapTx(int i)
 void
 Sample()
 {
-    uint64_t mx = 0;
-    for (uint32_t i : net.monitored)
-        mx = std::max<uint64_t>(mx, net.ports[i].qd->GetNBytes());
-    backlog.emplace_back(std::vector<uint64_t>{mx});
+    backlog.emplace_back(std::vector<uint64_t>{MonitoredBacklog()});
     Simulator::Schedule(Seconds(g.sampleDt), &Sample);
 }
 
@@ -1273,7 +1266,7 @@ Report(double wallS, double simS)
                 }
         }
         /*
-         * a restart: the queue it met (RestartWatch()), and its time from
+         * a restart: the queue it met (PeakWatch()), and its time from
          * --resume-s to the end of its first bin at 80% of its fair share
          */
         std::string rq = "null", rqb = "null", rconv = "null";
