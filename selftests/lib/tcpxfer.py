@@ -88,6 +88,20 @@ def server(port, count, key=None, peer=None):
         print(n, flush=True)
 
 
+def answer(s):
+    """close the write side, print the server's count (or the length
+    of what it answered) and close"""
+    s.shutdown(socket.SHUT_WR)
+    got = b""
+    while True:
+        b = s.recv(100)
+        if not b:
+            break
+        got += b
+    s.close()
+    print(got.decode().strip() if got.strip().isdigit() else len(got))
+
+
 def client(host, port, sport, nbytes, key=None):
     s = socket.socket(family(host))
     s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -100,15 +114,7 @@ def client(host, port, sport, nbytes, key=None):
     buf = b"x" * 65536
     while left > 0:
         left -= s.send(buf[:min(left, len(buf))])
-    s.shutdown(socket.SHUT_WR)
-    got = b""
-    while True:
-        b = s.recv(100)
-        if not b:
-            break
-        got += b
-    s.close()
-    print(got.decode().strip() if got.strip().isdigit() else len(got))
+    answer(s)
 
 
 def pause(host, port, nbytes, secs, cc):
@@ -128,15 +134,7 @@ def pause(host, port, nbytes, secs, cc):
                 sys.exit("pause: the first BYTES not acknowledged in 30 s")
             time.sleep(0.001)
         time.sleep(float(secs))
-    s.shutdown(socket.SHUT_WR)
-    got = b""
-    while True:
-        b = s.recv(100)
-        if not b:
-            break
-        got += b
-    s.close()
-    print(got.decode().strip() if got.strip().isdigit() else len(got))
+    answer(s)
 
 
 def chunks(port, size, secs):
