@@ -629,6 +629,14 @@ static inline void hpcc_ctl_update(struct sock *sk, int acked)
 			hpcc_ctl_resume(sk, ca, &p, now_us);
 		hpcc_measure_u(&ca->st, &p, u, ts);
 	}
+	/*
+	 * In loss recovery the ACKs' SACK blocks can fill the option space
+	 * (timestamps and two blocks leave 8 bytes, a sample needs 10):
+	 * their silence says nothing of the path, and the window acked
+	 * without news counts from the end of recovery.
+	 */
+	if (dcc_ca_state(sk) >= TCP_CA_Recovery)
+		ca->info_delivered = dcc_delivered(sk);
 	/* stale: a few RTTs without news while a window was acked */
 	if (!ca->fallback && hpcc_ctl_stale(sk, ca, k, now, t_us) &&
 	    dcc_delivered(sk) - ca->info_delivered > dcc_cwnd(sk)) {

@@ -584,9 +584,56 @@ static void test_probe(void)
 	       "in recovery: no probe");
 }
 
+/*
+ * In loss recovery the ACKs' SACK blocks can fill TCP's option space
+ * (timestamps and two blocks leave 8 bytes, a sample needs 10): ACKs
+ * without a sample there do not count towards the fallback's window.
+ */
+static void test_recovery_silence(void)
+{
+	struct hpcc_ctl_cfg k = cfg_of(100, HPCC_IN_AUTO);
+	struct hpcc_ctl *ca;
+	struct sock sk;
+
+	sock_init(&sk, &k, 1);
+	ca = fake_ca(&sk);
+	sk.snd_nxt = 200000;
+	sample(&sk, HPCC_CTL_S_U, U_HALF, 1099500);
+	ack(&sk, 1100, 2000, 2);
+	hpcc_ctl_set_state(&sk, TCP_CA_Recovery);
+	sk.ca_state = TCP_CA_Recovery;
+	/* 2 ms (10 * max(T, srtt)) of SACKs, 300 packets, no sample */
+	ack(&sk, 2000, 2000, 150);
+	ack(&sk, 3100, 2000, 150);
+	tap_ok(!ca->fallback && !sk.ctr[HPCC_C_FALLBACKS],
+	       "recovery: 2 ms and 300 packets of ACKs without a sample, no fallback");
+	/* recovery ends; the window counts from there */
+	hpcc_ctl_set_state(&sk, TCP_CA_Open);
+	sk.ca_state = TCP_CA_Open;
+	ack(&sk, 3200, 100000, 10);
+	tap_ok(!ca->fallback, "back in Open: 10 packets without a sample, no fallback yet");
+	ack(&sk, 3300, 180000, 80);
+	tap_ok(ca->fallback && sk.ctr[HPCC_C_FALLBACKS] == 1,
+	       "... a window acked in Open without a sample: fallback");
+
+	/* an RTO: 200 ms of silence, then loss-state ACKs without a sample */
+	sock_init(&sk, &k, 1);
+	ca = fake_ca(&sk);
+	sk.snd_nxt = 200000;
+	sample(&sk, HPCC_CTL_S_U, U_HALF, 1099500);
+	ack(&sk, 1100, 2000, 2);
+	hpcc_ctl_set_state(&sk, TCP_CA_Loss);
+	sk.ca_state = TCP_CA_Loss;
+	sk.cwnd = 1;
+	ack(&sk, 201100, 3000, 3);
+	tap_ok(!ca->fallback && !sk.ctr[HPCC_C_FALLBACKS] &&
+	       sk.ctr[HPCC_C_LOSSES] == 1,
+	       "RTO: 200 ms later an ACK of 3 packets in the loss state, no sample: no fallback");
+}
+
 int main(void)
 {
-	tap_plan(60);
+	tap_plan(64);
 	test_cfg();
 	test_u_path();
 	test_loss();
@@ -594,5 +641,6 @@ int main(void)
 	test_late();
 	test_cache();
 	test_probe();
+	test_recovery_silence();
 	return tap_done();
 }
