@@ -45,6 +45,12 @@
 #   make build32               the modules for 32-bit x86 (Debian's 6.1
 #                              686-pae headers, fetched into build/k32/):
 #                              64-bit divisions a 32-bit kernel cannot link
+#   make flavours              the modules with sparse and W=1 against the
+#                              cloud and rt flavours of each 6.12 target
+#                              (their headers: make deps), build/flavours/;
+#                              then a guest of each installed cloud
+#                              flavour loads them and runs a flow of each
+#                              algorithm (selftests/flavours/smoke.sh)
 #   make kvers                 the kernels make check and make lint use: both
 #                              targets (6.1, 6.12) or it fails, unless KVER=
 #                              or KVERS= chooses them
@@ -122,7 +128,7 @@ endef
 
 Q ?= @
 
-.PHONY: all tools bench bench-native bench-ackcost-sim bench-sim modules deps check unit fuzz vmcheck lint install deb demo sim clean help kvers \
+.PHONY: flavours all tools bench bench-native bench-ackcost-sim bench-sim modules deps check unit fuzz vmcheck lint install deb demo sim clean help kvers \
 	build32 build32-modules \
 	$(addprefix modules-,$(KVERS))
 
@@ -357,6 +363,44 @@ lint:
 			echo "lint: $$k: the build failed (full log: $$log)" >&2; exit 1; \
 		fi; \
 	done; echo "  lint clean"
+
+# Debian's 6.12 also ships cloud (cloud VMs run it) and rt flavours: other
+# configs of the same sources (PREEMPT_RT's locks; the cloud one's
+# smaller driver set).  The modules must build there, lint-clean, too.
+FLAVOUR_KVERS := $(foreach k,$(filter 6.12.%,$(KVERS)),$(patsubst %-amd64,%-cloud-amd64,$(k)) \
+	$(patsubst %-amd64,%-rt-amd64,$(k)))
+flavours:
+	@test -n "$(FLAVOUR_KVERS)" || { echo "flavours: no 6.12 target in KVERS" >&2; exit 1; }
+	@mkdir -p $(BUILD); for k in $(FLAVOUR_KVERS); do \
+		test -e /lib/modules/$$k/build/Makefile || \
+			{ echo "flavours: no headers for $$k (run: make deps)" >&2; exit 1; }; \
+		rm -rf $(BUILD)/flavours/$$k; \
+		echo "  SPARSE+W=1 $$k"; \
+		log=$(BUILD)/flavours-$$k.log; \
+		$(MAKE) -s Q= BUILD=$(BUILD)/flavours KVER=$$k lint-one > $$log 2>&1; \
+		rc=$$?; \
+		if grep -E 'warning|error' $$log; then \
+			echo "flavours: $$k: warnings (full log: $$log)" >&2; exit 1; \
+		fi; \
+		if [ $$rc != 0 ]; then \
+			tail -n 20 $$log; \
+			echo "flavours: $$k: the build failed (full log: $$log)" >&2; exit 1; \
+		fi; \
+	done; echo "  flavours built clean: $(FLAVOUR_KVERS)"
+	@for k in $(filter %-cloud-amd64,$(FLAVOUR_KVERS)); do \
+		test -e /boot/vmlinuz-$$k || \
+			{ echo "flavours: no /boot/vmlinuz-$$k (run: make deps)" >&2; exit 1; }; \
+		echo "  SMOKE   $$k"; \
+		o=$(BUILD)/flavours/smoke-$$k; \
+		$(TOP)/tools/vm/run -k $$k -o $$o -t 300 \
+			$(TOP)/selftests/flavours/smoke.sh $(BUILD)/flavours/$$k > $$o.log 2>&1; \
+		rc=$$?; \
+		grep -E '^(not )?ok ' $$o/console.log | sed 's/^/    /'; \
+		if [ $$rc != 0 ]; then \
+			tail -n 20 $$o.log; \
+			echo "flavours: $$k: the smoke test failed ($$rc; $$o/console.log)" >&2; exit 1; \
+		fi; \
+	done
 
 # One kernel, everything compiled from scratch with sparse and W=1.
 lint-one:

@@ -48,6 +48,15 @@ if [ -z "$k612" ] || [ ! -e "/lib/modules/$k612/build/Makefile" ]; then
 	need="$need linux-image-$k612 linux-headers-$k612"
 fi
 
+# the cloud and rt flavours' headers of that 6.12, and the cloud one's
+# image, which make flavours boots (cloud VMs run it)
+for f in cloud rt; do
+	h=linux-headers-${k612%-amd64}-$f-amd64
+	[ -e "/lib/modules/${k612%-amd64}-$f-amd64/build/Makefile" ] || need="$need $h"
+done
+[ -e "/boot/vmlinuz-${k612%-amd64}-cloud-amd64" ] ||
+	need="$need linux-image-${k612%-amd64}-cloud-amd64"
+
 if [ -n "$need" ]; then
 	echo "setup: installing:$need"
 	[ -n "${updated:-}" ] || apt-get update -qq
