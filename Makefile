@@ -59,7 +59,8 @@
 #   make install [KVER=..]     install the modules (default: running kernel)
 #   make deb                   Debian packages in build/deb/: tcp-dcc-dkms
 #                              (the sources, built by DKMS) and tcp-dcc-tools
-#   make demo                  boot a VM and compare congestion controls
+#   make demo                  boot a VM: two flows per congestion control
+#                              on its own path, side by side (tools/demo.sh)
 #   make sim                   the ns-3 model (sim/, Documentation/sim.rst):
 #                              build/sim/dccsim, against libns3-dev
 #                              (make check runs its smoke test,
