@@ -561,7 +561,7 @@ static int csig_tcp_would_accept(const struct sock *sk, const struct tcphdr *th,
 	const struct csig_tcp_view v = {
 		.rcv_nxt = READ_ONCE(tp->rcv_nxt),
 		.rcv_wup = READ_ONCE(tp->rcv_wup),
-		.rcv_win = tcp_receive_window(tp),
+		.rcv_wnd = READ_ONCE(tp->rcv_wnd),
 		.snd_una = READ_ONCE(tp->snd_una),
 		.write_seq = READ_ONCE(tp->write_seq),
 		.max_window = READ_ONCE(tp->max_window),

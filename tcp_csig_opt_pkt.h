@@ -243,7 +243,7 @@ static inline unsigned int csig_data_fit(unsigned int used, unsigned int budget,
 struct csig_tcp_view {
 	u32	rcv_nxt;
 	u32	rcv_wup;
-	u32	rcv_win;		/* tcp_receive_window() */
+	u32	rcv_wnd;		/* the window: tcp_receive_window() of these */
 	u32	snd_una;
 	u32	write_seq;
 	u32	max_window;
@@ -270,11 +270,14 @@ static inline int csig_tcp_accepts(const struct csig_tcp_view *v, const struct t
 {
 	u32 seq = ntohl(th->seq), end = seq + payload + th->fin;
 	u32 ack = ntohl(th->ack_seq), tsval;
+	s32 win = v->rcv_wup + v->rcv_wnd - v->rcv_nxt;
 
 	if (th->rst || th->syn || !th->ack)
 		return CSIG_OOW_SEQ;
-	/* tcp_sequence() */
-	if (before(end, v->rcv_wup) || after(seq, v->rcv_nxt + v->rcv_win))
+	/* tcp_sequence(), tcp_receive_window() on the same rcv_nxt */
+	if (win < 0)
+		win = 0;
+	if (before(end, v->rcv_wup) || after(seq, v->rcv_nxt + (u32)win))
 		return CSIG_OOW_SEQ;
 	/*
 	 * tcp_ack(): not beyond what was sent, not older than a window.  The

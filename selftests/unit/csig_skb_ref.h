@@ -689,7 +689,7 @@ static inline const char *ref_check_accept(const struct ref_sock *tp, const __u8
 	struct csig_tcp_view v = {
 		.rcv_nxt = tp->rcv_nxt,
 		.rcv_wup = tp->rcv_wup,
-		.rcv_win = ref_tcp_receive_window(tp),
+		.rcv_wnd = tp->rcv_wnd,
 		.snd_una = tp->snd_una,
 		.write_seq = tp->snd_nxt,
 		.max_window = tp->max_window,

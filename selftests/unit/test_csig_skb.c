@@ -301,7 +301,7 @@ static void accept(const char *what, const struct ref_sock *tp, struct ref_segh 
 	ref_build_th(th, h, opts, olen);
 	r = csig_tcp_accepts(&(struct csig_tcp_view){
 		.rcv_nxt = tp->rcv_nxt, .rcv_wup = tp->rcv_wup,
-		.rcv_win = ref_tcp_receive_window(tp), .snd_una = tp->snd_una,
+		.rcv_wnd = tp->rcv_wnd, .snd_una = tp->snd_una,
 		.write_seq = tp->snd_nxt, .max_window = tp->max_window,
 		.ts_recent = tp->ts_recent, .ts_recent_stamp = tp->ts_recent_stamp,
 	}, (struct tcphdr *)th, h->payload);

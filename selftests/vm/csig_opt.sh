@@ -271,15 +271,18 @@ ktap_expect "... its small data segments carried the option, its full ones did n
 # under TCG's stalls) carries its option below s1's window, and is counted
 # so: at most one per retransmission, and only by its sequence number
 # ... or a zero-window probe (sent below the window by design) when the
-# client's buffer fills under TCG, or one segment at the edge of the
+# client's buffer fills under TCG, or a segment at the edge of the
 # moving window, which the module reads without the socket's lock
-# (Documentation/tcp_csig_opt.rst)
+# (Documentation/tcp_csig_opt.rst): one, or 1% of the options parsed,
+# more (a CI run saw two); a window test that were
+# wrong would reject far more
 oow=$(($(ctr s1 opts_out_of_window) - o0)) oseq=$(($(ctr s1 oow_seq) - q0))
 rtx=$(($(topo_nstat r TcpRetransSegs) - x0))
 wp=$(($(topo_nstat r TcpExtTCPWinProbe) - w0))
-ktap_diag "bidir: s1 options out of window +$oow (sequence +$oseq), r retransmitted $rtx, sent $wp window probes"
-ktap_expect "... and the sender parsed them, nothing malformed, out of window only if retransmitted or a probe" \
-	"$(ctr s1 opts_parsed) > $p0 && $oow <= $rtx + $wp + 1 && $oseq == $oow && $(ctr s1 opts_malformed) == $m0"
+np=$(($(ctr s1 opts_parsed) - p0))
+ktap_diag "bidir: s1 parsed $np options, out of window +$oow (sequence +$oseq), r retransmitted $rtx, sent $wp window probes"
+ktap_expect "... and the sender parsed them, nothing malformed, out of window only if retransmitted, a probe, or at a moving edge" \
+	"$np > 0 && $oow <= $rtx + $wp + 1 + $np / 100 && $oseq == $oow && $(ctr s1 opts_malformed) == $m0"
 
 # TSO off at the sender: every segment tagged on its own
 topo_exec s1 ethtool -K s1-eth0 tso off gso off > /dev/null 2>&1
