@@ -23,11 +23,11 @@ cp /bin/busybox "$D/bin/"
 # The shares' file system: 9p, or virtiofs where the kernel has no 9p
 # (tools/vm/run starts a virtiofsd per share then).
 if grep -q '^CONFIG_9P_FS=[ym]' "/boot/config-$K"; then
-	fs=9p mods="virtio_pci 9pnet_virtio 9p overlay"
+	mods="virtio_pci 9pnet_virtio 9p overlay"
 	opt_ro="-t 9p -o trans=virtio,version=9p2000.L,ro,cache=loose,msize=512000"
 	opt_rw="-t 9p -o trans=virtio,version=9p2000.L,msize=512000"
 else
-	fs=virtiofs mods="virtio_pci virtiofs overlay"
+	mods="virtio_pci virtiofs overlay"
 	opt_ro="-t virtiofs -o ro" opt_rw="-t virtiofs"
 fi
 # 6.12 builds virtio_pci in: --show-depends prints "builtin" for it, skipped here.
