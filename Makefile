@@ -345,25 +345,33 @@ check: modules unit sim $(BUILD)/ackcost/ackcost
 	@$(MAKE) --no-print-directory fuzz FUZZ_RUNS=$(CHECK_FUZZ_RUNS)
 	@KVERS="$(KVERS)" $(TOP)/selftests/run
 
+# sparse_w1 NAME,KVERS: each kernel's modules compiled from scratch with
+# sparse and W=1 (lint-one) in build/NAME/KVER, the log in
+# build/NAME-KVER.log; the first warning or failed build stops it.
+define sparse_w1
+	@mkdir -p $(BUILD); for k in $(2); do \
+		rm -rf $(BUILD)/$(1)/$$k; \
+		echo "  SPARSE+W=1 $$k"; \
+		log=$(BUILD)/$(1)-$$k.log; \
+		$(MAKE) -s Q= BUILD=$(BUILD)/$(1) KVER=$$k lint-one > $$log 2>&1; \
+		rc=$$?; \
+		if grep -E 'warning|error' $$log; then \
+			echo "$(1): $$k: warnings (full log: $$log)" >&2; exit 1; \
+		fi; \
+		if [ $$rc != 0 ]; then \
+			tail -n 20 $$log; \
+			echo "$(1): $$k: the build failed (full log: $$log)" >&2; exit 1; \
+		fi; \
+	done
+endef
+
 lint:
 	@test -n "$(CHECKPATCH)" || { echo "checkpatch.pl missing (run: make deps)" >&2; exit 1; }
 	@echo "  CHECKPATCH --strict"
 	@perl $(CHECKPATCH) --no-tree --strict --terse --show-types --no-summary -q \
 		-f $(C_FILES)
-	@mkdir -p $(BUILD); for k in $(KVERS); do \
-		rm -rf $(BUILD)/lint/$$k; \
-		echo "  SPARSE+W=1 $$k"; \
-		log=$(BUILD)/lint-$$k.log; \
-		$(MAKE) -s Q= BUILD=$(BUILD)/lint KVER=$$k lint-one > $$log 2>&1; \
-		rc=$$?; \
-		if grep -E 'warning|error' $$log; then \
-			echo "lint: $$k: warnings (full log: $$log)" >&2; exit 1; \
-		fi; \
-		if [ $$rc != 0 ]; then \
-			tail -n 20 $$log; \
-			echo "lint: $$k: the build failed (full log: $$log)" >&2; exit 1; \
-		fi; \
-	done; echo "  lint clean"
+	$(call sparse_w1,lint,$(KVERS))
+	@echo "  lint clean"
 
 # Debian's 6.12 also ships cloud (cloud VMs run it) and rt flavours: other
 # configs of the same sources (PREEMPT_RT's locks; the cloud one's
@@ -372,22 +380,12 @@ FLAVOUR_KVERS := $(foreach k,$(filter 6.12.%,$(KVERS)),$(patsubst %-amd64,%-clou
 	$(patsubst %-amd64,%-rt-amd64,$(k)))
 flavours:
 	@test -n "$(FLAVOUR_KVERS)" || { echo "flavours: no 6.12 target in KVERS" >&2; exit 1; }
-	@mkdir -p $(BUILD); for k in $(FLAVOUR_KVERS); do \
+	@for k in $(FLAVOUR_KVERS); do \
 		test -e /lib/modules/$$k/build/Makefile || \
 			{ echo "flavours: no headers for $$k (run: make deps)" >&2; exit 1; }; \
-		rm -rf $(BUILD)/flavours/$$k; \
-		echo "  SPARSE+W=1 $$k"; \
-		log=$(BUILD)/flavours-$$k.log; \
-		$(MAKE) -s Q= BUILD=$(BUILD)/flavours KVER=$$k lint-one > $$log 2>&1; \
-		rc=$$?; \
-		if grep -E 'warning|error' $$log; then \
-			echo "flavours: $$k: warnings (full log: $$log)" >&2; exit 1; \
-		fi; \
-		if [ $$rc != 0 ]; then \
-			tail -n 20 $$log; \
-			echo "flavours: $$k: the build failed (full log: $$log)" >&2; exit 1; \
-		fi; \
-	done; echo "  flavours built clean: $(FLAVOUR_KVERS)"
+	done
+	$(call sparse_w1,flavours,$(FLAVOUR_KVERS))
+	@echo "  flavours built clean: $(FLAVOUR_KVERS)"
 	@for k in $(filter %-cloud-amd64,$(FLAVOUR_KVERS)); do \
 		test -e /boot/vmlinuz-$$k || \
 			{ echo "flavours: no /boot/vmlinuz-$$k (run: make deps)" >&2; exit 1; }; \
