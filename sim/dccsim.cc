@@ -472,6 +472,7 @@ struct Flow
     uint32_t firstCwnd = 0;          /* cwnd then, bytes */
     uint64_t firstRttBytes = 0;      /* payload sent within a base RTT of it */
     std::vector<uint64_t> rxBins;   /* long flows: bytes per flowDt */
+    std::vector<uint32_t> cwndBins; /* long flows: cwnd at each bin's end */
 };
 
 std::vector<Flow> flows;
@@ -555,7 +556,18 @@ StartFlow(uint32_t id)
     tb->TraceConnectWithoutContext("CongState", MakeBoundCallback(&CongState, id));
     tb->TraceConnectWithoutContext(
         "CongestionWindow",
-        MakeCallback(+[](uint32_t id, uint32_t, uint32_t v) { flows[id].cwnd = v; }).Bind(id));
+        MakeCallback(+[](uint32_t id, uint32_t, uint32_t v) {
+            Flow& f = flows[id];
+            f.cwnd = v;
+            /* the last value in each bin, as iperf3 reads tcpi_snd_cwnd */
+            if (g.workload == "long")
+            {
+                size_t b = (size_t)(Simulator::Now().GetSeconds() / g.flowDt);
+                if (f.cwndBins.size() <= b)
+                    f.cwndBins.resize(b + 1, 0);
+                f.cwndBins[b] = v;
+            }
+        }).Bind(id));
     tb->TraceConnectWithoutContext(
         "BytesInFlight",
         MakeCallback(+[](uint32_t id, uint32_t, uint32_t v) { flows[id].inflight = v; }).Bind(id));
@@ -1211,6 +1223,17 @@ Report(double wallS, double simS)
                 series << (b > b0 ? ", " : "") << Num(mb);
                 if ((b + 0.5) * g.flowDt >= t0 && (b + 1) * g.flowDt <= t1 + 1e-12)
                     sum += mb;
+            }
+            /* cwnd, bytes, at each bin's end: a bin without a change
+             * holds the value before it */
+            series << "], \"cwnd\": [";
+            uint32_t cw = 0;
+            for (size_t b = 0; b < f.rxBins.size(); b++)
+            {
+                if (b < f.cwndBins.size() && f.cwndBins[b])
+                    cw = f.cwndBins[b];
+                if (b >= b0)
+                    series << (b > b0 ? ", " : "") << cw;
             }
             series << "]}";
             means.push_back(sum);
