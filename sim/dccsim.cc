@@ -68,6 +68,7 @@ struct Opts
     /* CSIG */
     uint64_t csigTNs = 0, csigIntervalNs = 0; /* 0: the base RTT */
     uint32_t hpccTUs = 0;                     /* hpcc's T, us; 0: the base RTT */
+    uint32_t hpccLineMbps = 0;                /* hpcc's line rate; 0: the hosts' */
     /* workloads */
     uint64_t size = 1000000;        /* single, incast */
     uint32_t flows = 2;             /* long */
@@ -1426,6 +1427,8 @@ main(int argc, char** argv)
     cmd.AddValue("del-ack-count", "segments per delayed ACK (0: dctcp 1, others 2)", g.delAck);
     cmd.AddValue("csig-t-ns", "CSIG T of U, ns (0: the base RTT)", g.csigTNs);
     cmd.AddValue("hpcc-t-us", "hpcc's T (BaseRttUs), us (0: the base RTT)", g.hpccTUs);
+    cmd.AddValue("hpcc-line-mbps", "hpcc's line rate, Mbit/s (0: the hosts' links')",
+                 g.hpccLineMbps);
     cmd.AddValue("csig-interval-ns", "CSIG rate window, ns (0: the base RTT)", g.csigIntervalNs);
     cmd.AddValue("size", "single/incast flow size, bytes", g.size);
     cmd.AddValue("flows", "long: number of flows", g.flows);
@@ -1556,7 +1559,8 @@ main(int argc, char** argv)
         uint64_t hc = g.topo == "dumbbell" && !g.hostRate.empty() ? Bps(g.hostRate) : Bps(g.rate);
         uint32_t rttUs = (uint32_t)((net.baseRttNs + 999) / 1000);
         uint32_t bw = (uint32_t)((g.topo == "dumbbell" ? net.bottleneckBps : hc) / 1000000);
-        Config::SetDefault("ns3::TcpHpccDcc::LineRateMbps", UintegerValue(hc / 1000000));
+        Config::SetDefault("ns3::TcpHpccDcc::LineRateMbps",
+                           UintegerValue(g.hpccLineMbps ? g.hpccLineMbps : hc / 1000000));
         Config::SetDefault("ns3::TcpHpccDcc::BaseRttUs",
                            UintegerValue(g.hpccTUs ? g.hpccTUs : rttUs));
         Config::SetDefault("ns3::TcpHpccDcc::Probe", BooleanValue(g.hpccProbe));

@@ -113,11 +113,16 @@ args()
 	vmdumbbell|vmconvergence)
 		# the VM's dc profile (selftests/lib/cc.sh) for the
 		# cross-check: 100 Mbit/s, a base RTT of 10.2 ms, 1500-byte
-		# frames, dctcp's K and ldcp's K_min 19.5 KB, hpcc's T 13 ms, a
-		# port of 1000 frames; eight flows for 8 s, or two, the second
-		# 3 s late, for 12 s, in 0.5 s bins as make bench reads them
-		vm="--topo=dumbbell --rate=100Mbps --delay=1700us --mtu=1500 --k=19500"
-		vm="$vm --hpcc-t-us=13000 --buffer=1500000 --workload=long --flow-dt=0.5"
+		# frames, dctcp's K and ldcp's K_min 19.5 KB, hpcc's T 13 ms
+		# and line rate 100 Mbit/s, a port of 1000 frames; eight flows
+		# for 8 s, or two, the second 3 s late, for 12 s, in 0.5 s bins
+		# as make bench reads them.  The senders' links at 10 Gbit/s:
+		# the VM's veth ports have no rate, and a sender whose own
+		# link were the bottleneck's would queue in its own NIC,
+		# unmarked, where the VM's queue is the switch port's
+		vm="--topo=dumbbell --rate=100Mbps --host-rate=10Gbps --delay=1700us --mtu=1500"
+		vm="$vm --k=19500 --hpcc-t-us=13000 --hpcc-line-mbps=100 --buffer=1500000"
+		vm="$vm --workload=long --flow-dt=0.5"
 		if [ "$1" = vmdumbbell ]; then
 			echo "$vm --senders=8 --flows=8 --secs=8 --jitter-us=1000"
 		else
