@@ -26,6 +26,12 @@ same run, a variant's (hpcc,KEY=VAL) to its algorithm, and the BPF
 flavour's (hpcc_bpf, ldcp_bpf) to its module twin, with whether each
 pair's ranges over the rounds overlap, and how many of its rounds ran
 as meant (the record's "bpf": hpcc_bpf on U, ldcp_bpf with ECN).
+Where records of make bench's dc-dumbbell or dc-convergence and of the
+model's sim-vmdumbbell or sim-vmconvergence are both given, a
+cross-check follows: each congestion control's window in the VM and in
+the model (cwnd, the round trip it covers at the flow's rate, the late
+flow's time to a window at 0.8 of the first's), with --plots
+P<scenario>-cwnd.png, each flow's cwnd over time in both.
 With --plots, writes per scenario P<scenario>-queue.png (the
 bottleneck's queue over time, each congestion control's first round),
 for long flows P<scenario>-flows.png (each flow's throughput over
@@ -772,6 +778,156 @@ def goals(recs, rst):
     return out + [""]
 
 
+# The cross-check of the model against the VM (Documentation/results.rst,
+# "The VM's profile in the model"): a VM scenario of make bench's dc
+# profile and the model's run of it, where records of both are loaded.
+CROSS = [("dc-dumbbell", "sim-vmdumbbell"), ("dc-convergence", "sim-vmconvergence")]
+
+
+def flow_window(r, f, key):
+    """the flow's KEY series over the record's measured window: the
+    values at the ends of the intervals that end inside it"""
+    dt = r["series"].get("flow_dt", 0.5)
+    t0, t1 = r["window"]
+    v = f.get(key) or []
+    return [(f["start"] + dt * (k + 1), x) for k, x in enumerate(v)
+            if x is not None and t0 < f["start"] + dt * (k + 1) <= t1 + 1e-9]
+
+
+def traj(r):
+    """a long-flow record's window figures: the flows' median cwnd (KB),
+    the round trip it covers at the flow's rate (cwnd / throughput, ms;
+    the base RTT plus the queue where the window is what limits the
+    flow), the senders' srtt (ms, the VM's), and the late flow's time
+    from its start to the end of its first interval with a cwnd at least
+    0.8 of the first flow's then (None: never; absent: one start)"""
+    fl = r["series"]["flows"]
+    if not fl or not any(f.get("cwnd") for f in fl):
+        return None
+    dt = r["series"].get("flow_dt", 0.5)
+    cw, cover, srtt = [], [], []
+    for f in fl:
+        c = [x for _, x in flow_window(r, f, "cwnd")]
+        if not c:
+            continue
+        cw.append(median(c) / 1000.0)
+        m = dict(flow_window(r, f, "mbit"))
+        cv = [x * 8 / (m[t] * 1e3) for t, x in flow_window(r, f, "cwnd") if m.get(t)]
+        if cv:
+            cover.append(median(cv))
+        s = [x / 1000.0 for _, x in flow_window(r, f, "rtt_us")]
+        if s:
+            srtt.append(median(s))
+    out = {"cwnd_kb": median(cw) if cw else None,
+           "cover_ms": median(cover) if cover else None,
+           "srtt_ms": median(srtt) if srtt else None}
+    starts = sorted({f.get("planned_start", f["start"]) for f in fl})
+    if len(starts) > 1:
+        late = max(fl, key=lambda f: f.get("planned_start", f["start"]))
+        first = min(fl, key=lambda f: f.get("planned_start", f["start"]))
+        fc = {round(t, 2): x for t, x in
+              ((first["start"] + dt * (k + 1), x) for k, x in enumerate(first.get("cwnd") or []))
+              if x is not None}
+        out["wconv_s"] = None
+        for k, x in enumerate(late.get("cwnd") or []):
+            t = round(late["start"] + dt * (k + 1), 2)
+            # the first flow's interval that ends nearest t
+            near = min(fc, key=lambda u: abs(u - t)) if fc else None
+            if x is not None and near is not None and abs(near - t) <= dt / 2 + 1e-9 and \
+                    x >= 0.8 * fc[near]:
+                out["wconv_s"] = round(dt * (k + 1), 2)
+                break
+    return out
+
+
+def crosscheck(recs, rst, pdir, prefix):
+    out = []
+    for vm, sim in CROSS:
+        ccs = [c for c in CC_ORDER
+               if any(r["scenario"] == vm and r["cc"] == c for r in recs) and
+               any(r["scenario"] == sim and r["cc"] == c for r in recs)]
+        if not ccs:
+            continue
+        rows = []
+        conv = vm == "dc-convergence"
+
+        def side(scen, cc, key):
+            v = [t[key] for t in (traj(r) for r in recs
+                                  if r["scenario"] == scen and r["cc"] == cc)
+                 if t and key in t and (t[key] is not None or key == "wconv_s")]
+            n = len(v)
+            if key == "wconv_s":
+                # a window that never came: infinite, for the order
+                v = [inf if x is None else x for x in v]
+            v = sorted(v)
+            return (median(v), v[0], v[-1]) if v else None, n
+
+        def show(st, fmt):
+            s, n = st
+            if not s:
+                return "-"
+            f = (lambda x: "never" if x == inf else fmt % x)
+            return f(s[0]) if s[1] == s[2] else "%s (%s-%s)" % (f(s[0]), f(s[1]), f(s[2]))
+
+        def agree(a, b):
+            """the model's median inside the VM's range"""
+            if not a[0] or not b[0]:
+                return "-"
+            return "yes" if a[0][1] <= b[0][0] <= a[0][2] else "no"
+        for cc in ccs:
+            a, b = side(vm, cc, "cwnd_kb"), side(sim, cc, "cwnd_kb")
+            row = [cc, "%s / %s" % (show(a, "%.0f"), show(b, "%.0f")),
+                   "%.2f" % (b[0][0] / a[0][0]) if a[0] and b[0] and a[0][0] else "-",
+                   agree(a, b),
+                   "%s / %s" % (show(side(vm, cc, "cover_ms"), "%.1f"),
+                                show(side(sim, cc, "cover_ms"), "%.1f")),
+                   show(side(vm, cc, "srtt_ms"), "%.1f")]
+            if conv:
+                c1, c2 = side(vm, cc, "wconv_s"), side(sim, cc, "wconv_s")
+                row += ["%s / %s" % (show(c1, "%.1f"), show(c2, "%.1f")), agree(c1, c2)]
+            rows.append(row)
+        head = ["cc", "cwnd KB: VM / model", "model / VM", "inside the VM's range",
+                "cwnd / rate, ms: VM / model", "VM srtt ms"]
+        if conv:
+            head += ["late cwnd at 0.8 of the first's, s: VM / model", "inside"]
+        out += ["", "## Cross-check: %s in the VM and %s in the model" % (vm, sim), "",
+                "Each flow's cwnd at the ends of its intervals in the measured window: "
+                "medians over the flows, then median (range) over the rounds or seeds; "
+                "cwnd / rate is the round trip the window covers at the flow's rate.", ""]
+        out += (rst_table if rst else md_table)(head, rows)
+        if pdir:
+            os.makedirs(pdir, exist_ok=True)
+            cross_plot(recs, vm, sim, ccs, pdir, prefix)
+    return out
+
+
+def cross_plot(recs, vm, sim, ccs, outdir, prefix):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, axs = plt.subplots(len(ccs), 1, figsize=(8, 1.8 * len(ccs) + 0.6),
+                            sharex=True, squeeze=False)
+    for ax, cc in zip(axs[:, 0], ccs):
+        for scen, ls, who in ((vm, "-", "VM"), (sim, "--", "model")):
+            r = min((r for r in recs if r["scenario"] == scen and r["cc"] == cc),
+                    key=lambda r: r["round"])
+            dt = r["series"].get("flow_dt", 0.5)
+            for i, f in enumerate(r["series"]["flows"]):
+                v = f.get("cwnd") or []
+                t = [f["start"] + dt * (k + 1) for k, x in enumerate(v) if x is not None]
+                ax.plot(t, [x / 1000.0 for x in v if x is not None], ls, lw=1,
+                        label="%s flow %d" % (who, i + 1))
+        ax.set_ylabel("%s\ncwnd KB" % cc)
+        ax.set_yscale("log")
+        ax.legend(fontsize=6, loc="upper right", ncol=2)
+    axs[-1, 0].set_xlabel("time, s (0.5 s intervals; the first round and seed)")
+    axs[0, 0].set_title("each flow's cwnd: %s in the VM (solid), the model (dashed)" % vm)
+    fig.tight_layout()
+    fig.savefig(os.path.join(outdir, "%s%s-cwnd.png" % (prefix, vm)), dpi=80)
+    plt.close(fig)
+
+
 def main():
     args = sys.argv[1:]
     pdir, prefix, rst, img = None, "", False, None
@@ -800,6 +956,7 @@ def main():
         if pdir:
             os.makedirs(pdir, exist_ok=True)
             plots(scen, rs, pdir, prefix)
+    out += crosscheck(recs, rst, pdir, prefix)
     print("\n".join(out))
     return 0
 

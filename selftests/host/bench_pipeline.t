@@ -34,10 +34,14 @@ def write(path, obj):
     return path
 
 
-def iperf(mbits, retx=0):
-    """an iperf3 -J -i 0.5 report with these per-interval rates"""
+def iperf(mbits, retx=0, cwnd=None, rtt=12000):
+    """an iperf3 -J -i 0.5 report with these per-interval rates (and the
+    sender's cwnd at each interval's end, with an srtt in us)"""
     mean = sum(mbits) / len(mbits) * 1e6
-    return {"intervals": [{"sum": {"bits_per_second": m * 1e6}} for m in mbits],
+    return {"intervals": [dict({"sum": {"bits_per_second": m * 1e6}},
+                               **({"streams": [{"snd_cwnd": cwnd[k], "rtt": rtt}]}
+                                  if cwnd else {}))
+                          for k, m in enumerate(mbits)],
             "end": {"sum_sent": {"seconds": 0.5 * len(mbits), "retransmits": retx,
                                  "bits_per_second": mean},
                     "sum_received": {"bits_per_second": mean}}}
@@ -53,7 +57,7 @@ def run(args):
     return p.returncode, p.stdout + p.stderr
 
 
-ktap.plan(17)
+ktap.plan(18)
 d = tempfile.mkdtemp()
 res = os.path.join(d, "results")
 os.makedirs(res)
@@ -72,8 +76,11 @@ first = [25] * 24
 rcs = []
 for cc, cpu in (("hpcc", "1000 5000 1600 6200"), ("paced", "1000 5000 1500 6200"),
                 ("hpcc,grow_pct=0", "1000 5000 1600 6200"), ("dctcp", "1000 5000 1300 6200")):
-    f1 = write(os.path.join(d, cc + "-f1.json"), iperf(first))
-    f2 = write(os.path.join(d, cc + "-f2.json"), iperf(late))
+    cw = cc == "hpcc"
+    f1 = write(os.path.join(d, cc + "-f1.json"),
+               iperf(first, cwnd=[100000] * len(first) if cw else None))
+    f2 = write(os.path.join(d, cc + "-f2.json"),
+               iperf(late, cwnd=[20000, 40000, 80000] + [100000] * 15 if cw else None))
     rc, out = run([os.path.join(LIB, "longrun.py"),
                    os.path.join(res, "dc-convergence-%s-r1.json" % cc),
                    "scenario=dc-convergence", "cc=" + cc, "round=1", "kernel=k",
@@ -92,6 +99,8 @@ ktap.ok(abs(mm["cpu_busy"] - 0.5) < 1e-9 and abs(mm["mbit_per_cpu_s"] - 50) < 1e
 ktap.ok(mm["conv_s"] == 1.5, "convergence: 80% of the share of what the flows carried, at 1.5 s",
    mm["conv_s"])
 ktap.ok(m["delays"] == ["10ms", "40ms"], "each flow's base delay in the record", m.get("delays"))
+with_cwnd = [f["cwnd"][:3] for f in m["series"]["flows"]] == \
+    [[100000] * 3, [20000, 40000, 80000]] and m["series"]["flows"][0]["rtt_us"][0] == 12000
 
 # flow completion: one sender's flowgen.py output, four flows up to a
 # BDP (128 KB), one of which retransmitted and took 10 times the ideal
@@ -147,6 +156,17 @@ ktap.ok(all(rc == 0 for rc, _ in rcs) and
    rcs[2][1].rstrip().endswith("on U"),
    "longrun.py: the BPF flavour's counters and verdict in its record", (rcs, m.get("bpf")))
 
+# the model's run of the convergence scenario (sim/dccsim, "source":
+# "sim"): half the VM's window, the late flow at 0.8 of the first's at
+# the end of its second interval
+write(os.path.join(res, "sim-vmconvergence-hpcc-r1.json"),
+      {"source": "sim", "scenario": "sim-vmconvergence", "kind": "long", "cc": "hpcc",
+       "round": 1, "window": [6.0, 12.0], "metrics": {"util": 0.5}, "nflows": 2,
+       "secs": 12, "rate_mbit": 100, "delay": "1700us", "kernel": "ns-3", "topo": "dumbbell",
+       "series": {"flow_dt": 0.5, "backlog_dt": 0.1, "backlog_t0": 0, "backlog": [0, 0],
+                  "flows": [{"start": 0, "mbit": [25] * 24, "cwnd": [50000] * 24},
+                            {"start": 3, "mbit": [10] + [25] * 17,
+                             "cwnd": [10000, 45000] + [50000] * 16}]}})
 pd = os.path.join(d, "plots")
 rc, rep = run([os.path.join(TOP, "tools", "bench_report.py"), "--plots", pd, res])
 ktap.ok(rc == 0, "bench_report.py: exit 0", rep)
@@ -170,6 +190,15 @@ ktap.ok("Hadoop flow sizes" in rep and "<=BDP p99 no retx" in rep and
        ("dc-convergence-queue.png", "dc-convergence-flows.png",
         "dc-hadoop60-queue.png", "dc-hadoop60-fct.png")),
    "the mix's description and column, the delays, the plots", rep)
+
+# the cross-check: cwnd 100 KB in the VM, 50 in the model, each covering
+# 32 and 16 ms at 25 Mbit/s; the late flow's window at 0.8 of the
+# first's after 1.5 s in the VM, 1.0 in the model
+ktap.ok(with_cwnd and
+   "## Cross-check: dc-convergence in the VM and sim-vmconvergence in the model" in rep and
+   "| hpcc | 100 / 50 | 0.50 | no | 32.0 / 16.0 | 12.0 | 1.5 / 1.0 | no |" in rep and
+   os.path.exists(os.path.join(pd, "dc-convergence-cwnd.png")),
+   "cross-check: the window's trajectory in the VM against the model's", rep)
 
 # the goals' table (bench_report.goals) on records made up here: each
 # verdict worked out by hand

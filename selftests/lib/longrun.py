@@ -35,7 +35,8 @@ the flows' mean rates over all of it, the last flow's
 convergence time: from its start to the end of its first 0.5 s interval
 at 80% of its fair share of the window's utilisation, retransmits; and, as a cross-check of the
 model, the p50 and p99 of the qdisc's sampled backlog) and the time series the plots use
-(per-flow Mbit/s per 0.5 s, the queue).  Prints a one-line summary.
+(per-flow Mbit/s per 0.5 s, and the sender's cwnd in bytes and srtt in us
+at each interval's end; the queue).  Prints a one-line summary.
 """
 import json
 import sys
@@ -112,6 +113,11 @@ def main():
         flows.append({
             "start": round(actual, 2), "planned_start": planned,
             "mbit": [iv["sum"]["bits_per_second"] / 1e6 for iv in rep["intervals"]],
+            # the sender's tcpi_snd_cwnd (bytes) and srtt (us) at each
+            # interval's end
+            "cwnd": [(iv.get("streams") or [{}])[0].get("snd_cwnd")
+                     for iv in rep["intervals"]],
+            "rtt_us": [(iv.get("streams") or [{}])[0].get("rtt") for iv in rep["intervals"]],
             "retransmits": rep["end"]["sum_sent"].get("retransmits", 0),
             "sent_mbit": rep["end"]["sum_sent"]["bits_per_second"] / 1e6,
             "received_mbit": rep["end"]["sum_received"]["bits_per_second"] / 1e6,
@@ -182,7 +188,7 @@ def main():
         },
         "series": {
             "flows": [{"start": f["start"], "planned_start": f["planned_start"],
-                       "mbit": f["mbit"],
+                       "mbit": f["mbit"], "cwnd": f["cwnd"], "rtt_us": f["rtt_us"],
                        "sent_mbit": f["sent_mbit"], "received_mbit": f["received_mbit"]}
                       for f in flows],
             "backlog_dt": float(kv.get("backlog_dt", 0.1)),
