@@ -46,6 +46,7 @@ struct Opts
     std::string topo = "dumbbell";
     std::string workload = "single";
     std::string cc = "dctcp";
+    std::string label; /* the record's cc; empty: --cc's (hpcc,probe=0 without the probe) */
     /* dumbbell */
     uint32_t senders = 2, receivers = 1;
     /* leaf-spine */
@@ -1331,7 +1332,10 @@ Report(double wallS, double simS)
     std::string scen = g.scenario.empty() ? "sim-" + g.topo + "-" + g.workload : g.scenario;
     std::ostringstream rec;
     rec << "{\"source\": \"sim\", \"scenario\": " << Quote(scen) << ", \"kind\": " << Quote(kind)
-        << ", \"cc\": " << Quote(g.cc == "hpcc" && !g.hpccProbe ? "hpcc,probe=0" : g.cc)
+        << ", \"cc\": "
+        << Quote(!g.label.empty()                ? g.label
+                 : g.cc == "hpcc" && !g.hpccProbe ? "hpcc,probe=0"
+                                                  : g.cc)
         << ", \"round\": " << g.round
         << ", \"kernel\": \"ns-3 3.37 (dccsim)\", \"topo\": " << Quote(g.topo)
         << ", \"rate_mbit\": " << Num(net.bottleneckBps / 1e6)
@@ -1462,6 +1466,7 @@ main(int argc, char** argv)
                  g.jitterUs);
     cmd.AddValue("seed", "RNG run number", g.seed);
     cmd.AddValue("round", "the record's round", g.round);
+    cmd.AddValue("label", "the record's cc, for a variant (default: --cc)", g.label);
     cmd.AddValue("scenario", "the record's scenario name", g.scenario);
     cmd.AddValue("out", "the run's record (JSON)", g.out);
     cmd.AddValue("flows-out", "per-flow records (JSON lines)", g.flowsOut);

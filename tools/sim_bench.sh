@@ -16,8 +16,10 @@
 #              rtt1: rtt with a 1 ms minimum RTO); not by default, for their cost: ibg64 ibg256
 #              ibgl64 (incast of N beside a background; ibgl: of 1 MB
 #              flows), vmdumbbell vmconvergence (the VM's dc profile)
-#   SIM_CCS    congestion controls (default: hpcc ldcp dctcp cubic; also
-#              hpcc,probe=0, hpcc without its probe after idle)
+#   SIM_CCS    congestion controls (default: hpcc ldcp dctcp cubic) and
+#              hpcc's variants, hpcc,KEY=VAL[,KEY=VAL...] with KEY one of
+#              probe (0: without its probe after idle), grow_pct,
+#              commit_samples, commit_wait_pct, max_stage, w_ai, eta
 #   SIM_SEEDS  seeds, one round each (default: 3)
 #   SIM_JOBS   simulations at once (default: 2; ns-3 is single-threaded)
 #   SIM_WS_SECS  web-search arrivals, s of simulated time (default: 0.005)
@@ -144,15 +146,37 @@ args()
 	esac
 }
 
+# a variant's arguments: hpcc,KEY=VAL[,KEY=VAL...] sets hpcc's
+# parameters by the module's names (the model's attributes,
+# Documentation/sim.rst), the record labelled with the variant's name
+variant()
+{
+	local kv a=""
+
+	[ "${1#*,}" != "$1" ] || return 0
+	[ "${1%%,*}" = hpcc ] || { echo "sim_bench.sh: $1: only hpcc has variants" >&2; return 1; }
+	for kv in $(echo "${1#*,}" | tr , ' '); do
+		case ${kv%%=*} in
+		probe) a="$a --hpcc-probe=${kv#*=}" ;;
+		grow_pct) a="$a --ns3::TcpHpccDcc::GrowPct=${kv#*=}" ;;
+		commit_samples) a="$a --ns3::TcpHpccDcc::CommitSamples=${kv#*=}" ;;
+		commit_wait_pct) a="$a --ns3::TcpHpccDcc::CommitWaitPct=${kv#*=}" ;;
+		max_stage) a="$a --ns3::TcpHpccDcc::MaxStage=${kv#*=}" ;;
+		w_ai) a="$a --ns3::TcpHpccDcc::WAi=${kv#*=}" ;;
+		eta) a="$a --ns3::TcpHpccDcc::Eta=${kv#*=}" ;;
+		*) echo "sim_bench.sh: $1: no hpcc parameter ${kv%%=*} in the model" >&2; return 1 ;;
+		esac
+	done
+	echo "$a --label=$1"
+}
+
 list=$out/runs.txt
 : > "$list"
 for b in $bench; do
 	a=$(args "$b")
 	for seed in $(seq 1 "$seeds"); do
 		for cc in $ccs; do
-			# hpcc,probe=0: hpcc without its probe after idle
-			c="--cc=${cc%%,*}"
-			[ "$cc" = hpcc,probe=0 ] && c="$c --hpcc-probe=0"
+			c="--cc=${cc%%,*} $(variant "$cc")" || exit 1
 			n=sim-$b-${cc//[,=]/-}-r$seed
 			echo "$n $a $c --seed=$seed --round=$seed --scenario=sim-$b" \
 				"--out=$out/results/$n.json" >> "$list"
