@@ -828,6 +828,10 @@ def traj(r):
         fc = {round(t, 2): x for t, x in
               ((first["start"] + dt * (k + 1), x) for k, x in enumerate(first.get("cwnd") or []))
               if x is not None}
+        # the first flow alone, past its first second: from 1 s to the
+        # late flow's start
+        alone = [x for t, x in fc.items() if 1.0 < t <= late["start"] + 1e-9]
+        out["alone_kb"] = median(alone) / 1000.0 if alone else None
         out["wconv_s"] = None
         for k, x in enumerate(late.get("cwnd") or []):
             t = round(late["start"] + dt * (k + 1), 2)
@@ -883,17 +887,24 @@ def crosscheck(recs, rst, pdir, prefix):
                                 show(side(sim, cc, "cover_ms"), "%.1f")),
                    show(side(vm, cc, "srtt_ms"), "%.1f")]
             if conv:
+                a1, a2 = side(vm, cc, "alone_kb"), side(sim, cc, "alone_kb")
                 c1, c2 = side(vm, cc, "wconv_s"), side(sim, cc, "wconv_s")
+                row[1:1] = ["%s / %s" % (show(a1, "%.0f"), show(a2, "%.0f")),
+                            "%.2f" % (a2[0][0] / a1[0][0]) if a1[0] and a2[0] and a1[0][0]
+                            else "-"]
                 row += ["%s / %s" % (show(c1, "%.1f"), show(c2, "%.1f")), agree(c1, c2)]
             rows.append(row)
         head = ["cc", "cwnd KB: VM / model", "model / VM", "inside the VM's range",
                 "cwnd / rate, ms: VM / model", "VM srtt ms"]
         if conv:
+            head[1:1] = ["first flow alone: cwnd KB, VM / model", "model / VM"]
             head += ["late cwnd at 0.8 of the first's, s: VM / model", "inside"]
         out += ["", "## Cross-check: %s in the VM and %s in the model" % (vm, sim), "",
                 "Each flow's cwnd at the ends of its intervals in the measured window: "
                 "medians over the flows, then median (range) over the rounds or seeds; "
-                "cwnd / rate is the round trip the window covers at the flow's rate.", ""]
+                "cwnd / rate is the round trip the window covers at the flow's rate" +
+                ("; the first flow alone: its cwnd from 1 s to the late flow's start."
+                 if conv else "."), ""]
         out += (rst_table if rst else md_table)(head, rows)
         if pdir:
             os.makedirs(pdir, exist_ok=True)
