@@ -807,12 +807,12 @@ def traj(r):
     dt = r["series"].get("flow_dt", 0.5)
     cw, cover, srtt = [], [], []
     for f in fl:
-        c = [x for _, x in flow_window(r, f, "cwnd")]
+        c = flow_window(r, f, "cwnd")
         if not c:
             continue
-        cw.append(median(c) / 1000.0)
+        cw.append(median([x for _, x in c]) / 1000.0)
         m = dict(flow_window(r, f, "mbit"))
-        cv = [x * 8 / (m[t] * 1e3) for t, x in flow_window(r, f, "cwnd") if m.get(t)]
+        cv = [x * 8 / (m[t] * 1e3) for t, x in c if m.get(t)]
         if cv:
             cover.append(median(cv))
         s = [x / 1000.0 for _, x in flow_window(r, f, "rtt_us")]
@@ -854,34 +854,38 @@ def crosscheck(recs, rst, pdir, prefix):
             continue
         rows = []
         conv = vm == "dc-convergence"
+        # each record's figures, once
+        figs = {(scen, cc): [t for t in (traj(r) for r in recs
+                                         if r["scenario"] == scen and r["cc"] == cc) if t]
+                for scen in (vm, sim) for cc in ccs}
 
         def side(scen, cc, key):
-            v = [t[key] for t in (traj(r) for r in recs
-                                  if r["scenario"] == scen and r["cc"] == cc)
-                 if t and key in t and (t[key] is not None or key == "wconv_s")]
-            n = len(v)
+            """median, min and max of key over the rounds, or None"""
+            v = [t[key] for t in figs[scen, cc]
+                 if key in t and (t[key] is not None or key == "wconv_s")]
             if key == "wconv_s":
                 # a window that never came: infinite, for the order
                 v = [inf if x is None else x for x in v]
             v = sorted(v)
-            return (median(v), v[0], v[-1]) if v else None, n
+            return (median(v), v[0], v[-1]) if v else None
 
-        def show(st, fmt):
-            s, n = st
+        def show(s, fmt):
             if not s:
                 return "-"
             f = (lambda x: "never" if x == inf else fmt % x)
             return f(s[0]) if s[1] == s[2] else "%s (%s-%s)" % (f(s[0]), f(s[1]), f(s[2]))
 
+        def ratio_of(a, b):
+            return "%.2f" % (b[0] / a[0]) if a and b and a[0] else "-"
+
         def agree(a, b):
             """the model's median inside the VM's range"""
-            if not a[0] or not b[0]:
+            if not a or not b:
                 return "-"
-            return "yes" if a[0][1] <= b[0][0] <= a[0][2] else "no"
+            return "yes" if a[1] <= b[0] <= a[2] else "no"
         for cc in ccs:
             a, b = side(vm, cc, "cwnd_kb"), side(sim, cc, "cwnd_kb")
-            row = [cc, "%s / %s" % (show(a, "%.0f"), show(b, "%.0f")),
-                   "%.2f" % (b[0][0] / a[0][0]) if a[0] and b[0] and a[0][0] else "-",
+            row = [cc, "%s / %s" % (show(a, "%.0f"), show(b, "%.0f")), ratio_of(a, b),
                    agree(a, b),
                    "%s / %s" % (show(side(vm, cc, "cover_ms"), "%.1f"),
                                 show(side(sim, cc, "cover_ms"), "%.1f")),
@@ -890,8 +894,7 @@ def crosscheck(recs, rst, pdir, prefix):
                 a1, a2 = side(vm, cc, "alone_kb"), side(sim, cc, "alone_kb")
                 c1, c2 = side(vm, cc, "wconv_s"), side(sim, cc, "wconv_s")
                 row[1:1] = ["%s / %s" % (show(a1, "%.0f"), show(a2, "%.0f")),
-                            "%.2f" % (a2[0][0] / a1[0][0]) if a1[0] and a2[0] and a1[0][0]
-                            else "-"]
+                            ratio_of(a1, a2)]
                 row += ["%s / %s" % (show(c1, "%.1f"), show(c2, "%.1f")), agree(c1, c2)]
             rows.append(row)
         head = ["cc", "cwnd KB: VM / model", "model / VM", "inside the VM's range",
