@@ -98,6 +98,14 @@ enum tcp_ca_event {
 #define NSEC_PER_SEC		1000000000ULL
 #endif
 
+/*
+ * TCP_INFINITE_SSTHRESH: the ssthresh of a socket that starts with none.
+ * A lower one at the start is the kernel's memory of the destination
+ * (tcp_init_metrics(): the route's ssthresh metric or tcp_metrics' cache,
+ * read where net.ipv4.tcp_no_ssthresh_metrics_save is 0).
+ */
+#define DCC_INFINITE_SSTHRESH	0x7fffffffU
+
 static inline __u32 dcc_min32(__u32 a, __u32 b)
 {
 	return a < b ? a : b;

@@ -65,6 +65,9 @@ enum {
 	HPCC_C_PROBES,		/* restarts after T without telemetry: W held
 				 * for the path's answer (hpcc_ctl_tx_start())
 				 */
+	HPCC_C_W_REMEMBERED,	/* flows whose W_init the ssthresh the kernel
+				 * remembers for the destination lowered
+				 */
 	HPCC_C_NR,
 };
 
@@ -72,7 +75,7 @@ enum {
 	"flows", "flows_no_csig", "samples_u", "samples_std", "commits",	\
 	"commits_mi", "fallbacks", "resumes", "fallback_acks",		\
 	"commits_held", "losses", "undos", "flows_late_csig",		\
-	"probes",							\
+	"probes", "w_remembered",					\
 }
 
 #endif /* _HPCC_API_H */

@@ -377,7 +377,7 @@ static inline void hpcc_ctl_init(struct sock *sk)
 {
 	const struct hpcc_ctl_cfg *k = hpcc_ctl_cfg(sk);
 	struct hpcc_ctl *ca = hpcc_ctl_ca(sk);
-	__u32 t_us;
+	__u32 t_us, ss, w;
 
 	ca->started = 1;
 	ca->negotiated = hpcc_ctl_negotiated(sk);
@@ -392,9 +392,20 @@ static inline void hpcc_ctl_init(struct sock *sk)
 		return;
 	}
 	hpcc_ctl_count(sk, HPCC_C_FLOWS);
-	/* flows start at line rate: W_init = line rate * T */
+	/*
+	 * flows start at line rate: W_init = line rate * T; a departure
+	 * from the draft: at most the ssthresh the kernel remembers for
+	 * the destination (DCC_INFINITE_SSTHRESH where it has none)
+	 */
 	t_us = hpcc_ctl_t_us(sk, k);
-	hpcc_ctl_start(sk, ca, k, t_us, 0);
+	ss = dcc_ssthresh(sk);
+	w = hpcc_ctl_w_line(sk, k, t_us);
+	if (ss < DCC_INFINITE_SSTHRESH &&
+	    (__u64)dcc_max32(ss, 2) * dcc_mss(sk) < w) {
+		w = dcc_max32(ss, 2) * dcc_mss(sk);
+		hpcc_ctl_count(sk, HPCC_C_W_REMEMBERED);
+	}
+	hpcc_ctl_start(sk, ca, k, t_us, w);
 	hpcc_ctl_apply(sk, ca, k, t_us, 0);
 }
 

@@ -285,13 +285,16 @@ enum {
 	LDCP_C_FS_NOT_ECT,	/* fast-start packets sent not-ECN-capable */
 	LDCP_C_ACKS_NOW,	/* receiver: data segments ACKed at once */
 	LDCP_C_UNDOS,		/* loss episodes found spurious */
+	LDCP_C_IW_REMEMBERED,	/* flows whose IW the ssthresh the kernel
+				 * remembers for the destination lowered
+				 */
 	LDCP_C_NR,
 };
 
 #define LDCP_COUNTER_NAMES {						\
 	"flows", "flows_no_ecn", "flows_fast_start", "fs_iw", "fs_loss",	\
 	"acks", "ece_acks", "below_one", "losses", "ce_changes",	\
-	"fs_not_ect", "acks_now", "undos",				\
+	"fs_not_ect", "acks_now", "undos", "iw_remembered",		\
 }
 
 #endif /* _LDCP_H */

@@ -141,8 +141,20 @@ static inline void ldcp_ctl_init(struct sock *sk)
 	struct ldcp *ca = ldcp_ctl_ca(sk);
 	struct ldcp_params p;
 
+	__u32 ss = dcc_ssthresh(sk);
+
 	__builtin_memset(ca, 0, sizeof(*ca));
 	ca->iw = ldcp_ctl_iw(sk);
+	/*
+	 * A departure from the draft: the IW is at most the ssthresh the
+	 * kernel remembers for the destination (DCC_INFINITE_SSTHRESH where
+	 * it has none), so that the destination's last flow, which lost its
+	 * way into an incast, tells the next how much fits.
+	 */
+	if (ss < DCC_INFINITE_SSTHRESH && ss < (ca->iw >> LDCP_FRAC_SHIFT)) {
+		ca->iw = dcc_max32(ss, 1) << LDCP_FRAC_SHIFT;
+		ldcp_ctl_count(sk, LDCP_C_IW_REMEMBERED);
+	}
 	ca->isn = dcc_snd_una(sk);
 	ca->prior_rcv_nxt = ldcp_ctl_rcv_nxt(sk);
 	ldcp_ctl_count(sk, LDCP_C_FLOWS);

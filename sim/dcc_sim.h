@@ -52,8 +52,8 @@ struct dcc_sim_io {
 };
 
 /* the counters' numbers (HPCC_C_NR, LDCP_C_NR; the glue checks them) */
-#define DCC_SIM_HPCC_NCTR	14
-#define DCC_SIM_LDCP_NCTR	13
+#define DCC_SIM_HPCC_NCTR	15
+#define DCC_SIM_LDCP_NCTR	14
 
 /* hpcc: parameters as struct hpcc_cfg's (include/hpcc_api.h) */
 struct dcc_sim_hpcc_cfg {

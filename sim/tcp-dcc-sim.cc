@@ -12,6 +12,7 @@
 
 #include "csig-model.h"
 #include "dcc_acktrace.h"
+#include "dcc_ctl.h"
 
 #include "ns3/boolean.h"
 #include "ns3/log.h"
@@ -113,7 +114,10 @@ TcpDccSim::In(Ptr<const TcpSocketState> tcb, struct dcc_sim_io* io)
 
     io->mss = mss;
     io->cwnd = tcb->m_cWnd.Get() / mss;
-    io->ssthresh = std::min<uint32_t>(tcb->m_ssThresh.Get() / mss, 0x7fffffff);
+    /* ns-3's "none" (UINT32_MAX bytes) is Linux's TCP_INFINITE_SSTHRESH */
+    io->ssthresh = tcb->m_ssThresh.Get() == UINT32_MAX
+                       ? DCC_INFINITE_SSTHRESH
+                       : std::min<uint32_t>(tcb->m_ssThresh.Get() / mss, DCC_INFINITE_SSTHRESH);
     io->clamp = m_clamp;
     io->srtt_us = (uint32_t)(m_srttNs / 1000);
     io->min_rtt_us = tcb->m_minRtt == Time::Max() ? ~0U : (uint32_t)tcb->m_minRtt.GetMicroSeconds();

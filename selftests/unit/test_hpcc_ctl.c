@@ -168,12 +168,13 @@ static struct hpcc_ctl_cfg cfg_of(__u32 base_rtt_us, __u32 input)
 	return k;
 }
 
-static void sock_init(struct sock *sk, const struct hpcc_ctl_cfg *k,
-		      int negotiated)
+/* A socket that starts with ssthresh @ss (the kernel's for the destination) */
+static void sock_init_ss(struct sock *sk, const struct hpcc_ctl_cfg *k,
+			 int negotiated, __u32 ss)
 {
 	memset(sk, 0, sizeof(*sk));
 	sk->cwnd = 10;
-	sk->ssthresh = 0x7fffffff;
+	sk->ssthresh = ss;
 	sk->clamp = 10000;
 	sk->mss = 1000;
 	sk->srtt_us = 200;
@@ -184,6 +185,12 @@ static void sock_init(struct sock *sk, const struct hpcc_ctl_cfg *k,
 	sk->negotiated = negotiated;
 	sk->k = k;
 	hpcc_ctl_init(sk);
+}
+
+static void sock_init(struct sock *sk, const struct hpcc_ctl_cfg *k,
+		      int negotiated)
+{
+	sock_init_ss(sk, k, negotiated, DCC_INFINITE_SSTHRESH);
 }
 
 /* A sample of CSIG type slot @i (HPCC_CTL_S_*), expanded format. */
@@ -589,6 +596,34 @@ static void test_probe(void)
  * (timestamps and two blocks leave 8 bytes, a sample needs 10): ACKs
  * without a sample there do not count towards the fallback's window.
  */
+/*
+ * W_init is at most the ssthresh the kernel remembers for the destination
+ * (tcp_init_metrics()), at least two segments; a larger one, or none,
+ * leaves it at line rate * T.  A flow without CSIG keeps TCP's window.
+ */
+static void test_remembered(void)
+{
+	struct hpcc_ctl_cfg k = cfg_of(100, HPCC_IN_AUTO);
+	struct hpcc_ctl *ca;
+	struct sock sk;
+
+	sock_init_ss(&sk, &k, 1, 20);
+	ca = fake_ca(&sk);
+	tap_ok(ca->st.W == 20000 && ca->st.wc == 20000 && sk.cwnd == 21 &&
+	       sk.pacing == LINE_BPS / 125000 * 20000 && ca->w_ai == W_AI &&
+	       sk.ctr[HPCC_C_W_REMEMBERED] == 1,
+	       "ssthresh 20 remembered: W = Wc = 20 segments, paced at W / T, W_ai of line rate, counted (%u %u %u %llu)",
+	       ca->st.W, ca->st.wc, sk.cwnd, (unsigned long long)sk.pacing);
+	sock_init_ss(&sk, &k, 1, 1);
+	tap_eq_u64(fake_ca(&sk)->st.W, 2000, "ssthresh 1 remembered: W = 2 segments");
+	sock_init_ss(&sk, &k, 1, 200);
+	tap_ok(fake_ca(&sk)->st.W == 125000 && !sk.ctr[HPCC_C_W_REMEMBERED],
+	       "ssthresh 200 remembered: W_init, 125000, not counted");
+	sock_init_ss(&sk, &k, 0, 20);
+	tap_ok(fake_ca(&sk)->fallback && sk.cwnd == 10,
+	       "without CSIG: Reno from TCP's window, the ssthresh left to TCP");
+}
+
 static void test_recovery_silence(void)
 {
 	struct hpcc_ctl_cfg k = cfg_of(100, HPCC_IN_AUTO);
@@ -633,7 +668,7 @@ static void test_recovery_silence(void)
 
 int main(void)
 {
-	tap_plan(64);
+	tap_plan(68);
 	test_cfg();
 	test_u_path();
 	test_loss();
@@ -641,6 +676,7 @@ int main(void)
 	test_late();
 	test_cache();
 	test_probe();
+	test_remembered();
 	test_recovery_silence();
 	return tap_done();
 }

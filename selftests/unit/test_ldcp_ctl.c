@@ -40,6 +40,7 @@ struct sock {
 
 static inline __u32 dcc_cwnd(struct sock *sk) { return sk->cwnd; }
 static inline void dcc_set_cwnd(struct sock *sk, __u32 v) { sk->cwnd = v; }
+static inline __u32 dcc_ssthresh(struct sock *sk) { return sk->ssthresh; }
 static inline void dcc_set_ssthresh(struct sock *sk, __u32 v) { sk->ssthresh = v; }
 static inline __u32 dcc_cwnd_clamp(struct sock *sk) { return sk->clamp; }
 static inline __u32 dcc_mss(struct sock *sk) { return sk->mss ? sk->mss : 1; }
@@ -133,6 +134,7 @@ static void sk_new(struct sock *sk, int fast_start)
 {
 	memset(sk, 0, sizeof(*sk));
 	sk->cwnd = 10;
+	sk->ssthresh = DCC_INFINITE_SSTHRESH;
 	sk->clamp = 100000;
 	sk->mss = MSS;
 	sk->snd_una = ISN;
@@ -218,6 +220,38 @@ static void test_fast_start_iw(void)
 	tap_eq_u64(sk->pacing_rate, 10 * RATE_PER_PK,
 		   "... paced at 1.2 * 10 * 1000 bytes / 100 us");
 	tap_ok(sk->ca.ece == 0, "the ACK's ECE is consumed by its cong_control");
+}
+
+/*
+ * A socket that starts with the ssthresh the kernel remembers for its
+ * destination (tcp_init_metrics()): the IW is at most that, at least one
+ * packet; one above the IW, or none, leaves the IW as it is.
+ */
+static void test_fast_start_remembered(void)
+{
+	struct sock s, *sk = &s;
+
+	sk_new(sk, 1);
+	sk->ssthresh = 4;
+	ldcp_ctl_init(sk);
+	tap_ok(sk->ca.iw == PK(4) && sk->ca.st.cw == PK(4) && sk->cwnd == 4 &&
+	       sk->ca.st.phase == LDCP_FAST_START && sk->pacing_rate == 10000000 &&
+	       sk->ctr[LDCP_C_IW_REMEMBERED] == 1,
+	       "init, ssthresh 4 remembered: fast start at an IW of 4, paced at bw_mbps, counted");
+	ack(sk, 4, 0);
+	tap_ok(sk->ca.st.phase == LDCP_STABLE && sk->ctr[LDCP_C_FS_IW] == 1,
+	       "... and over once those 4 are acknowledged");
+
+	sk_new(sk, 1);
+	sk->ssthresh = 25;
+	ldcp_ctl_init(sk);
+	tap_ok(sk->ca.st.cw == PK(10) && !sk->ctr[LDCP_C_IW_REMEMBERED],
+	       "init, ssthresh 25 remembered: the IW, 10, not counted");
+
+	sk_new(sk, 1);
+	sk->ssthresh = 0;
+	ldcp_ctl_init(sk);
+	tap_eq_u64(sk->ca.st.cw, PK(1), "init, ssthresh 0: one packet");
 }
 
 static void test_fast_start_loss(void)
@@ -484,9 +518,10 @@ static void test_pacing(void)
 
 int main(void)
 {
-	tap_plan(63);
+	tap_plan(67);
 	test_params();
 	test_fast_start_iw();
+	test_fast_start_remembered();
 	test_fast_start_loss();
 	test_pawa();
 	test_below_one();

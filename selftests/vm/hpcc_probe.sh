@@ -19,7 +19,10 @@
 # next update took the answer (source u), with Wc not above that W and
 # the window open again.  (That a restart within T of the last sample
 # does not probe is the unit tests': under TCG the time from the last
-# ACK to the next write is not held below T.)
+# ACK to the next write is not held below T.)  Then W_init: line rate * T,
+# or at most the ssthresh the kernel remembers for the destination (a
+# route's, kept by tcp_metrics where net.ipv4.tcp_no_ssthresh_metrics_save
+# is 0).
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 . "$here/../lib/ktap.sh"
@@ -36,7 +39,7 @@ CC_T_MS=$T_MS
 PORT=7200
 BYTES=2000000
 
-ktap_plan 7
+ktap_plan 8
 [ -f "$HPCC_KO" ] || { echo "Bail out! run make first"; exit 1; }
 ctr() { topo_exec "$1" awk -v k="$2" '$1 == k { print $2 }' /proc/net/tcp_hpcc; }
 
@@ -69,6 +72,7 @@ xfer()
 p0=$(ctr s1 probes) f0=$(ctr s1 flows)
 xfer 0.3
 p1=$(ctr s1 probes)
+first=$(head -n 1 <<< "$ev")
 probe=$(grep -m1 'source=probe' <<< "$ev")
 # the first update after the probe
 after=$(awk '/source=probe/ { p = 1; next } p { print; exit }' <<< "$ev")
@@ -85,6 +89,27 @@ ktap_expect "the next update took the answer: source u, Wc not above the W befor
 	"\"$(field source "$after")\" == \"u\" && $(field Wc "$after") <= $(field W "$probe")"
 ktap_expect "... and opened the window again (cwnd above 2)" \
 	"$(field cwnd "$after") > 2"
+
+# W_init is at most the ssthresh the kernel remembers for the
+# destination: a route's locked ssthresh of 6, which tcp_metrics takes
+# into the entry the next connection's close makes, read by the one after
+# it where tcp_no_ssthresh_metrics_save is 0
+r=$(topo_exec s1 ip route get "$TOPO_RCV_IP" | sed -n 's/.* dev \([^ ]*\).*/\1/p' | head -n 1)
+topo_exec s1 ip route replace "$TOPO_RCV_IP/32" dev "$r" ssthresh lock 6
+topo_exec s1 ip tcp_metrics flush all 2> /dev/null
+topo_exec s1 sysctl -qw net.ipv4.tcp_no_ssthresh_metrics_save=0
+w0=$(ctr s1 w_remembered)
+xfer 0
+w1=$(ctr s1 w_remembered)
+xfer 0
+w2=$(ctr s1 w_remembered)
+m=$(topo_exec s1 ip tcp_metrics show "$TOPO_RCV_IP" 2> /dev/null)
+remembered=$(head -n 1 <<< "$ev")
+ktap_diag "first update: ${first:-none}"
+ktap_diag "with ssthresh 6 remembered: ${remembered:-none}; tcp_metrics: ${m:-none}"
+ktap_diag "w_remembered: $w0, $w1, $w2"
+ktap_expect "W_init: line rate * T, 50000 bytes; at most 6 segments where the route's ssthresh 6 is remembered, counted" \
+	"$(field Wc "$first") == 50000 && $(field Wc "$remembered") <= 6 * 1500 && $(field Wc "$remembered") >= 2000 && $w1 == $w0 && $w2 == $w1 + 1"
 
 topo_cleanup
 trap - EXIT

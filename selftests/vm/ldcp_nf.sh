@@ -16,6 +16,9 @@
 # after concurrent writes racing namespaces' creation, each namespace
 # has the hook exactly when the parameter says so; rmmod while it is on
 # and under concurrent writes; insmod with fs_not_ect=1 registers it.
+# The same count shows fast start's IW capped by the ssthresh the kernel
+# remembers for the destination (a route's, through tcp_metrics, read
+# only where net.ipv4.tcp_no_ssthresh_metrics_save is 0).
 #
 # Registering a hook flips netfilter's static keys; a no-op nftables
 # table in the initial namespace keeps them on throughout (see
@@ -36,7 +39,7 @@ IW_PK=12
 [ -f "$LDCP_KO" ] || { echo "Bail out! run make first"; exit 1; }
 [ -d $KTAP_T/events ] || mount -t tracefs nodev $KTAP_T 2> /dev/null
 [ -f $KTAP_T/kprobe_events ] || ktap_skip_all "no kprobe events"
-ktap_plan 18
+ktap_plan 20
 
 # kp_on, kp_off: the kprobe on the module's hook function
 kp_on()
@@ -168,6 +171,42 @@ ktap_expect "a namespace made while fs_not_ect=1 has the hook: fast start's firs
 	"$c2 > 0 && $e == $IW_PK - 1 && $(echo "$cli $(cat "$probe")" | grep -o 'cc ldcp ecn 1' | wc -l) == 2" \
 	"hook calls $c2; fs_not_ect +$e (IW $IW_PK packets); client $cli, server $(cat "$probe")"
 nf_expect "... and nft list hooks shows it there" "${TOPO}a" $NIPV
+
+# fs_flow PORT: an ldcp flow from a to b; prints fast start's not-ECT
+# packets (IW - 1)
+fs_flow()
+{
+	local e0 e1
+
+	e0=$(topo_exec a awk '$1 == "fs_not_ect" { print $2 }' /proc/net/tcp_ldcp)
+	topo_exec b python3 "$here/../lib/ccprobe.py" server ldcp "$1" > /dev/null &
+	listening "${TOPO}b" "$1"
+	topo_exec a python3 "$here/../lib/ccprobe.py" client ldcp "$1" 198.19.10.2 100000 > /dev/null
+	wait $!
+	e1=$(topo_exec a awk '$1 == "fs_not_ect" { print $2 }' /proc/net/tcp_ldcp)
+	echo $((e1 - e0))
+}
+# The IW is at most the ssthresh the kernel remembers for the
+# destination: here a route's locked ssthresh of 5, which tcp_metrics
+# takes into the entry the first flow's close makes, and which the next
+# flow reads only where tcp_no_ssthresh_metrics_save is 0
+ip -n "${TOPO}a" route replace 198.19.10.2/32 dev a0 ssthresh lock 5 &&
+	ip -n "${TOPO}a" tcp_metrics flush all 2> /dev/null
+topo_exec a sysctl -qw net.ipv4.tcp_no_ssthresh_metrics_save=0
+rem() { topo_exec a awk '$1 == "iw_remembered" { print $2 }' /proc/net/tcp_ldcp; }
+r0=$(rem)
+e1=$(fs_flow 7009)
+r1=$(rem)
+e2=$(fs_flow 7010)
+r2=$(rem)
+m=$(ip -n "${TOPO}a" tcp_metrics show 198.19.10.2 2> /dev/null)
+ktap_expect "a route's ssthresh 5, kept by tcp_metrics: the next flow's fast start has an IW of 5, counted" \
+	"$e1 == $IW_PK - 1 && $e2 == 4 && $r1 == $r0 && $r2 == $r1 + 1" \
+	"not-ECT packets: $e1 (a flow before the entry), then $e2; iw_remembered $r0 $r1 $r2; tcp_metrics: ${m:-none}"
+topo_exec a sysctl -qw net.ipv4.tcp_no_ssthresh_metrics_save=1
+e3=$(fs_flow 7011)
+ktap_expect "... and the IW again where tcp_no_ssthresh_metrics_save is 1 (the default)" \
+	"$e3 == $IW_PK - 1 && $(rem) == $r2" "not-ECT packets: $e3; iw_remembered $(rem)"
 
 echo 0 > $P/fs_not_ect
 c0=$(calls "" 7006)
