@@ -77,6 +77,7 @@ struct Opts
     double leaveS = 0;              /* long: all but the last stop writing then */
     double pauseS = 0, resumeS = 0; /* long: the last flow pauses, then resumes */
     bool hpccProbe = true;          /* hpcc: TCP's CA_EVENT_TX_START passed on */
+    bool metrics = false;           /* hosts keep ssthresh per destination */
     double secs = 0.05;             /* long: duration; poisson: arrivals */
     double drain = 0.5;             /* poisson/incast: extra time to finish */
     std::string cdf = "websearch"; /* a file, or websearch / hadoop */
@@ -470,6 +471,8 @@ struct Flow
     uint32_t recoveries = 0, rtos = 0;
     uint64_t rxBytes = 0;           /* at the receiver */
     uint32_t cwnd = 0, inflight = 0; /* the sender's last */
+    uint32_t ssthresh = UINT32_MAX;  /* ... bytes; UINT32_MAX: none */
+    TcpSocketState::TcpCongState_t state = TcpSocketState::CA_OPEN;
     Time firstTx;                    /* the first data segment sent */
     uint32_t firstCwnd = 0;          /* cwnd then, bytes */
     uint64_t firstRttBytes = 0;      /* payload sent within a base RTT of it */
@@ -531,9 +534,39 @@ PeakWatch(uint64_t* peak, uint32_t n)
         Simulator::Schedule(NanoSeconds(dtNs), &PeakWatch, peak, n + 1);
 }
 
+/*
+ * --metrics: Linux's tcp_metrics with net.ipv4.tcp_no_ssthresh_metrics_save
+ * at 0, its ssthresh alone: each host's value per destination host,
+ * segments (0: none), written when a flow closes as tcp_update_metrics()
+ * does and given to the host's next flow to that destination as its
+ * initial ssthresh (tcp_init_metrics()).
+ */
+std::map<std::pair<uint32_t, uint32_t>, uint32_t> ssthreshCache;
+
+void
+UpdateMetrics(const Flow& f)
+{
+    const uint32_t inf = 0x7fffffff;
+    uint32_t mss = Mss(), cwnd = f.cwnd / mss;
+    uint32_t ss = f.ssthresh == UINT32_MAX ? inf : f.ssthresh / mss;
+    uint32_t& val = ssthreshCache[{f.src, f.dst}];
+
+    if (ss >= inf)
+    {
+        /* tcp_in_initial_slowstart(): only a value there grows */
+        if (val && cwnd / 2 > val)
+            val = cwnd / 2;
+    }
+    else if (cwnd >= ss && f.state == TcpSocketState::CA_OPEN)
+        val = std::max(cwnd / 2, ss); /* congestion avoidance */
+    else if (val && ss > val)
+        val = ss;
+}
+
 void
 CongState(uint32_t id, TcpSocketState::TcpCongState_t o, TcpSocketState::TcpCongState_t n)
 {
+    flows[id].state = n;
     if (n == TcpSocketState::CA_RECOVERY && o != n)
         flows[id].recoveries++;
     if (n == TcpSocketState::CA_LOSS && o != n)
@@ -556,6 +589,17 @@ StartFlow(uint32_t id)
     if (useEcn)
         tb->SetUseEcn(TcpSocketState::On);
     tb->TraceConnectWithoutContext("CongState", MakeBoundCallback(&CongState, id));
+    if (g.metrics)
+    {
+        auto it = ssthreshCache.find({f.src, f.dst});
+        if (it != ssthreshCache.end() && it->second)
+            tb->SetAttribute("InitialSlowStartThreshold",
+                             UintegerValue((uint64_t)it->second * Mss()));
+        tb->TraceConnectWithoutContext(
+            "SlowStartThreshold",
+            MakeCallback(+[](uint32_t id, uint32_t, uint32_t v) { flows[id].ssthresh = v; })
+                .Bind(id));
+    }
     tb->TraceConnectWithoutContext(
         "CongestionWindow",
         MakeCallback(+[](uint32_t id, uint32_t, uint32_t v) {
@@ -619,6 +663,8 @@ StartFlow(uint32_t id)
                            {
                                f.t1 = Simulator::Now();
                                f.done = true;
+                               if (g.metrics)
+                                   UpdateMetrics(f);
                                s->Close();
                            }
                        }).Bind(id));
@@ -1409,6 +1455,10 @@ main(int argc, char** argv)
     cmd.AddValue("workload", "single | long | poisson | incast", g.workload);
     cmd.AddValue("cc", "dctcp (ECN at K) | cubic (drop-tail) | hpcc (CSIG U) | ldcp (ECN at K) | an ns3:: TcpCongestionOps", g.cc);
     cmd.AddValue("senders", "dumbbell: senders; incast: fan-in", g.senders);
+    cmd.AddValue("metrics",
+                 "hosts keep ssthresh per destination, as Linux's tcp_metrics with "
+                 "net.ipv4.tcp_no_ssthresh_metrics_save=0",
+                 g.metrics);
     cmd.AddValue("receivers", "dumbbell: receivers", g.receivers);
     cmd.AddValue("leaves", "leaf-spine: leaves", g.leaves);
     cmd.AddValue("spines", "leaf-spine: spines", g.spines);

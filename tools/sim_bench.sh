@@ -17,9 +17,11 @@
 #              ibgl64 (incast of N beside a background; ibgl: of 1 MB
 #              flows), vmdumbbell vmconvergence (the VM's dc profile)
 #   SIM_CCS    congestion controls (default: hpcc ldcp dctcp cubic) and
-#              hpcc's variants, hpcc,KEY=VAL[,KEY=VAL...] with KEY one of
-#              probe (0: without its probe after idle), grow_pct,
-#              commit_samples, commit_wait_pct, max_stage, w_ai, eta
+#              variants, CC,KEY=VAL[,KEY=VAL...]: for any CC, metrics=1
+#              (the hosts keep ssthresh per destination, dccsim
+#              --metrics); for hpcc, also probe (0: without its probe
+#              after idle), grow_pct, commit_samples, commit_wait_pct,
+#              max_stage, w_ai, eta
 #   SIM_SEEDS  seeds, one round each (default: 3)
 #   SIM_JOBS   simulations at once (default: 2; ns-3 is single-threaded)
 #   SIM_WS_SECS  web-search arrivals, s of simulated time (default: 0.005)
@@ -154,8 +156,12 @@ variant()
 	local kv a=""
 
 	[ "${1#*,}" != "$1" ] || return 0
-	[ "${1%%,*}" = hpcc ] || { echo "sim_bench.sh: $1: only hpcc has variants" >&2; return 1; }
 	for kv in $(echo "${1#*,}" | tr , ' '); do
+		case ${kv%%=*} in
+		metrics) a="$a --metrics=${kv#*=}"; continue ;;
+		esac
+		[ "${1%%,*}" = hpcc ] ||
+			{ echo "sim_bench.sh: $1: ${1%%,*} has no variant ${kv%%=*}" >&2; return 1; }
 		case ${kv%%=*} in
 		probe) a="$a --hpcc-probe=${kv#*=}" ;;
 		grow_pct) a="$a --ns3::TcpHpccDcc::GrowPct=${kv#*=}" ;;
