@@ -378,6 +378,7 @@ static inline void hpcc_ctl_init(struct sock *sk)
 	const struct hpcc_ctl_cfg *k = hpcc_ctl_cfg(sk);
 	struct hpcc_ctl *ca = hpcc_ctl_ca(sk);
 	__u32 t_us, ss, w;
+	__u64 r;
 
 	ca->started = 1;
 	ca->negotiated = hpcc_ctl_negotiated(sk);
@@ -400,9 +401,9 @@ static inline void hpcc_ctl_init(struct sock *sk)
 	t_us = hpcc_ctl_t_us(sk, k);
 	ss = dcc_ssthresh(sk);
 	w = hpcc_ctl_w_line(sk, k, t_us);
-	if (ss < DCC_INFINITE_SSTHRESH &&
-	    (__u64)dcc_max32(ss, 2) * dcc_mss(sk) < w) {
-		w = dcc_max32(ss, 2) * dcc_mss(sk);
+	r = (__u64)dcc_max32(ss, 2) * dcc_mss(sk);
+	if (ss < DCC_INFINITE_SSTHRESH && r < w) {
+		w = (__u32)r;
 		hpcc_ctl_count(sk, HPCC_C_W_REMEMBERED);
 	}
 	hpcc_ctl_start(sk, ca, k, t_us, w);

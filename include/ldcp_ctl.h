@@ -140,7 +140,6 @@ static inline void ldcp_ctl_init(struct sock *sk)
 {
 	struct ldcp *ca = ldcp_ctl_ca(sk);
 	struct ldcp_params p;
-
 	__u32 ss = dcc_ssthresh(sk);
 
 	__builtin_memset(ca, 0, sizeof(*ca));

@@ -21,6 +21,7 @@
 #include "tcp-dcc-sim.h"
 #include "csig_cfg.h"
 #include "dcc_acktrace.h"
+#include "dcc_ctl.h"
 #include "flow-routing.h"
 
 #include "ns3/applications-module.h"
@@ -546,7 +547,7 @@ std::map<std::pair<uint32_t, uint32_t>, uint32_t> ssthreshCache;
 void
 UpdateMetrics(const Flow& f)
 {
-    const uint32_t inf = 0x7fffffff;
+    const uint32_t inf = DCC_INFINITE_SSTHRESH;
     uint32_t mss = Mss(), cwnd = f.cwnd / mss;
     uint32_t ss = f.ssthresh == UINT32_MAX ? inf : f.ssthresh / mss;
     uint32_t& val = ssthreshCache[{f.src, f.dst}];
