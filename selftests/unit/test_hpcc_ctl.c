@@ -592,11 +592,6 @@ static void test_probe(void)
 }
 
 /*
- * In loss recovery the ACKs' SACK blocks can fill TCP's option space
- * (timestamps and two blocks leave 8 bytes, a sample needs 10): ACKs
- * without a sample there do not count towards the fallback's window.
- */
-/*
  * W_init is at most the ssthresh the kernel remembers for the destination
  * (tcp_init_metrics()), at least two segments; a larger one, or none,
  * leaves it at line rate * T.  A flow without CSIG keeps TCP's window.
@@ -624,6 +619,11 @@ static void test_remembered(void)
 	       "without CSIG: Reno from TCP's window, the ssthresh left to TCP");
 }
 
+/*
+ * In loss recovery the ACKs' SACK blocks can fill TCP's option space
+ * (timestamps and two blocks leave 8 bytes, a sample needs 10): ACKs
+ * without a sample there do not count towards the fallback's window.
+ */
 static void test_recovery_silence(void)
 {
 	struct hpcc_ctl_cfg k = cfg_of(100, HPCC_IN_AUTO);

@@ -158,14 +158,16 @@ ip netns add "${TOPO}a" && ip netns add "${TOPO}b" &&
 	ip -n "${TOPO}a" addr add 198.19.10.1/24 dev a0 && ip -n "${TOPO}a" link set a0 up &&
 	ip -n "${TOPO}b" addr add 198.19.10.2/24 dev b0 && ip -n "${TOPO}b" link set b0 up &&
 	ip -n "${TOPO}a" link set lo up && ip -n "${TOPO}b" link set lo up
-e0=$(topo_exec a awk '$1 == "fs_not_ect" { print $2 }' /proc/net/tcp_ldcp)
+# ctr NAME: counter NAME of /proc/net/tcp_ldcp in namespace a
+ctr() { topo_exec a awk -v k="$1" '$1 == k { print $2 }' /proc/net/tcp_ldcp; }
+e0=$(ctr fs_not_ect)
 h0=$(hits)
 probe=$(mktemp)
 topo_exec b python3 "$here/../lib/ccprobe.py" server ldcp 7005 > "$probe" &
 listening "${TOPO}b" 7005
 cli=$(topo_exec a python3 "$here/../lib/ccprobe.py" client ldcp 7005 198.19.10.2 300000)
 wait $!
-e=$(($(topo_exec a awk '$1 == "fs_not_ect" { print $2 }' /proc/net/tcp_ldcp) - e0))
+e=$(($(ctr fs_not_ect) - e0))
 c2=$(($(hits) - h0))
 ktap_expect "a namespace made while fs_not_ect=1 has the hook: fast start's first IW - 1 packets leave not-ECT" \
 	"$c2 > 0 && $e == $IW_PK - 1 && $(echo "$cli $(cat "$probe")" | grep -o 'cc ldcp ecn 1' | wc -l) == 2" \
@@ -176,15 +178,14 @@ nf_expect "... and nft list hooks shows it there" "${TOPO}a" $NIPV
 # packets (IW - 1)
 fs_flow()
 {
-	local e0 e1
+	local e0
 
-	e0=$(topo_exec a awk '$1 == "fs_not_ect" { print $2 }' /proc/net/tcp_ldcp)
+	e0=$(ctr fs_not_ect)
 	topo_exec b python3 "$here/../lib/ccprobe.py" server ldcp "$1" > /dev/null &
 	listening "${TOPO}b" "$1"
 	topo_exec a python3 "$here/../lib/ccprobe.py" client ldcp "$1" 198.19.10.2 100000 > /dev/null
 	wait $!
-	e1=$(topo_exec a awk '$1 == "fs_not_ect" { print $2 }' /proc/net/tcp_ldcp)
-	echo $((e1 - e0))
+	echo $(($(ctr fs_not_ect) - e0))
 }
 # The IW is at most the ssthresh the kernel remembers for the
 # destination: here a route's locked ssthresh of 5, which tcp_metrics
@@ -193,12 +194,11 @@ fs_flow()
 ip -n "${TOPO}a" route replace 198.19.10.2/32 dev a0 ssthresh lock 5 &&
 	ip -n "${TOPO}a" tcp_metrics flush all 2> /dev/null
 topo_exec a sysctl -qw net.ipv4.tcp_no_ssthresh_metrics_save=0
-rem() { topo_exec a awk '$1 == "iw_remembered" { print $2 }' /proc/net/tcp_ldcp; }
-r0=$(rem)
+r0=$(ctr iw_remembered)
 e1=$(fs_flow 7009)
-r1=$(rem)
+r1=$(ctr iw_remembered)
 e2=$(fs_flow 7010)
-r2=$(rem)
+r2=$(ctr iw_remembered)
 m=$(ip -n "${TOPO}a" tcp_metrics show 198.19.10.2 2> /dev/null)
 ktap_expect "a route's ssthresh 5, kept by tcp_metrics: the next flow's fast start has an IW of 5, counted" \
 	"$e1 == $IW_PK - 1 && $e2 == 4 && $r1 == $r0 && $r2 == $r1 + 1" \
@@ -206,7 +206,7 @@ ktap_expect "a route's ssthresh 5, kept by tcp_metrics: the next flow's fast sta
 topo_exec a sysctl -qw net.ipv4.tcp_no_ssthresh_metrics_save=1
 e3=$(fs_flow 7011)
 ktap_expect "... and the IW again where tcp_no_ssthresh_metrics_save is 1 (the default)" \
-	"$e3 == $IW_PK - 1 && $(rem) == $r2" "not-ECT packets: $e3; iw_remembered $(rem)"
+	"$e3 == $IW_PK - 1 && $(ctr iw_remembered) == $r2" "not-ECT packets: $e3; iw_remembered $(ctr iw_remembered)"
 
 echo 0 > $P/fs_not_ect
 c0=$(calls "" 7006)
